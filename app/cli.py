@@ -1,0 +1,83 @@
+"""The ``bob`` command: serve, migrate, simulate."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    if args.game == "base-on-board":
+        from app.sim.base_on_board import simulate as simulate_bob
+
+        result = simulate_bob(
+            games=args.games, seed=args.seed, tier=args.tier, innings=args.innings
+        )
+    else:
+        from app.sim.bottom_of_the_ninth import simulate as simulate_b9
+
+        result = simulate_b9(games=args.games, seed=args.seed)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(json.dumps(result, indent=2))
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from app.settings import get_settings
+
+    settings = get_settings()
+    uvicorn.run(
+        "app.main:app",
+        host=args.host or settings.host,
+        port=args.port or settings.port,
+        log_level="info",
+    )
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from app.migrate import upgrade_to_head
+
+    upgrade_to_head()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bob", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="run the web server")
+    serve.add_argument("--host", default=None)
+    serve.add_argument("--port", type=int, default=None)
+    serve.set_defaults(func=_serve)
+
+    migrate = commands.add_parser("migrate", help="apply database migrations (DATABASE_URL)")
+    migrate.set_defaults(func=_migrate)
+
+    simulate = commands.add_parser("simulate", help="play games with a random legal policy")
+    simulate.add_argument(
+        "--game", choices=["base-on-board", "bottom-of-the-9th"], default="base-on-board"
+    )
+    simulate.add_argument("--games", type=int, default=100)
+    simulate.add_argument("--seed", type=int, default=1)
+    simulate.add_argument("--tier", choices=["lite", "lite-extended", "pro"], default="pro")
+    simulate.add_argument("--innings", type=int, choices=[3, 5, 7, 9], default=9)
+    simulate.add_argument("--json", action="store_true", help="one line of JSON")
+    simulate.set_defaults(func=_simulate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""Dice sources: the server's verifiable HMAC stream, a fast seeded one, and a scripted one.
+
+The HMAC source follows docs/rules (design note 6): draw ``n`` of game ``g`` is taken from
+HMAC-SHA256(server seed, "g:n") by rejection sampling, so no face is favoured by a modulo and
+anyone holding the revealed seed can recompute every roll and shuffle of the game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+from collections.abc import Iterable, Sequence
+
+from app.engines.interface import DiceSource, EngineError
+
+
+class DiceExhausted(EngineError):
+    """A scripted source ran out of values: the test scripted fewer rolls than the game used."""
+
+    code = "dice_exhausted"
+
+
+def hmac_below(seed: bytes, game_id: str, index: int, n: int) -> int:
+    """Unbiased integer in ``[0, n)`` for draw ``index``; the verification page does the same.
+
+    Each 32-byte digest gives eight 4-byte big-endian candidates; a candidate at or above the
+    largest multiple of ``n`` below 2**32 is rejected. When all eight are rejected (odds below
+    1e-70 for n <= 1000) the message is extended with a counter: "g:n:1", "g:n:2", ...
+    """
+    if n <= 0:
+        raise ValueError("n must be positive")
+    limit = (1 << 32) - (1 << 32) % n
+    block = 0
+    while True:
+        message = f"{game_id}:{index}" if block == 0 else f"{game_id}:{index}:{block}"
+        digest = hmac.digest(seed, message.encode(), hashlib.sha256)
+        for offset in range(0, 32, 4):
+            candidate = int.from_bytes(digest[offset : offset + 4], "big")
+            if candidate < limit:
+                return candidate % n
+        block += 1
+
+
+class HmacDice:
+    """The server's source: stateless, so a restarted server derives the same rolls."""
+
+    __slots__ = ("game_id", "seed")
+
+    def __init__(self, seed: bytes, game_id: str) -> None:
+        self.seed = seed
+        self.game_id = game_id
+
+    def below(self, index: int, n: int) -> int:
+        return hmac_below(self.seed, self.game_id, index, n)
+
+
+class SeededDice:
+    """Fast deterministic source for simulation and bots: the same seed, the same games.
+
+    It ignores ``index`` and relies on being asked in order, which an engine run from the
+    start always does; it is not for resuming a stored state (use :class:`HmacDice`).
+    """
+
+    __slots__ = ("_random",)
+
+    def __init__(self, seed: int) -> None:
+        self._random = random.Random(seed)
+
+    def below(self, index: int, n: int) -> int:
+        return self._random.randrange(n)
+
+
+class ScriptedDice:
+    """Tests say exactly which values come out, in order, and see when a game asks for more."""
+
+    __slots__ = ("_values", "used")
+
+    def __init__(self, values: Iterable[int] = ()) -> None:
+        self._values: list[int] = list(values)
+        self.used = 0
+
+    def push(self, *values: int) -> None:
+        self._values.extend(values)
+
+    def below(self, index: int, n: int) -> int:
+        if self.used >= len(self._values):
+            raise DiceExhausted(f"scripted dice ran out at draw {index} (die of {n})")
+        value = self._values[self.used]
+        self.used += 1
+        if not 0 <= value < n:
+            raise ValueError(f"scripted value {value} is not below {n} at draw {index}")
+        return value
+
+
+def shuffled(items: Sequence[str], dice: DiceSource, start_index: int) -> tuple[list[str], int]:
+    """Fisher-Yates from the dice stream; returns the new order and the next free index."""
+    below = dice.below
+    order = list(items)
+    index = start_index
+    for i in range(len(order) - 1, 0, -1):
+        j = below(index, i + 1)
+        index += 1
+        order[i], order[j] = order[j], order[i]
+    return order, index

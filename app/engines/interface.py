@@ -1,0 +1,182 @@
+"""The one interface both rule engines share, so the server, bots and fuzzers treat them alike.
+
+The shape follows python-chess and boardgame.io: a state is plain data, ``legal_actions`` is the
+single source of what may happen next, ``apply`` refuses anything not in it, and ``view`` is the
+only way state leaves an engine.
+
+Actions are JSON objects (``dict``) so that the same value travels from the browser, through the
+server's validation, into the engine unchanged. Every action has ``"side"`` (``"home"`` or
+``"away"``) and ``"type"``; other keys are the action's choices (a card code, a runner's base...).
+An action is legal exactly when it is equal to one of the dicts ``legal_actions`` returned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, Protocol, TypeVar
+
+Side = Literal["home", "away"]
+SIDES: tuple[Side, Side] = ("home", "away")
+
+JSON = dict[str, Any]
+Action = dict[str, Any]
+
+
+def other_side(side: Side) -> Side:
+    return "away" if side == "home" else "home"
+
+
+def parse_side(value: object) -> Side:
+    """Checks an untrusted side name; the engine never trusts what a client calls itself."""
+    if value == "home":
+        return "home"
+    if value == "away":
+        return "away"
+    raise IllegalAction(f"unknown side {value!r}")
+
+
+class EngineError(Exception):
+    """Base of every error an engine raises on bad input. ``code`` is stable for clients."""
+
+    code = "engine_error"
+
+
+class IllegalAction(EngineError):
+    """The action is not among ``legal_actions`` for its side; nothing changed."""
+
+    code = "illegal_action"
+
+
+class InvalidOptions(EngineError):
+    """Game options that cannot start a game."""
+
+    code = "invalid_options"
+
+
+class InvalidState(EngineError):
+    """A serialised state that does not describe a game this engine can continue."""
+
+    code = "invalid_state"
+
+
+class InvalidCardData(EngineError):
+    """A card data file that fails validation when loaded."""
+
+    code = "invalid_card_data"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, stored once with who may see which part of it.
+
+    ``data`` is public: every viewer, spectators included, sees it. ``private`` maps a side to
+    extra fields only that side's members see (a card drawn into its hand, its own hidden
+    choice). A later event reveals what becomes public (a stare-down reveal, the seed).
+    """
+
+    type: str
+    data: JSON = field(default_factory=dict)
+    private: Mapping[str, JSON] = field(default_factory=dict)
+
+    def for_viewer(self, side: Side | None) -> JSON:
+        """The event as one viewer may see it; ``None`` is a spectator."""
+        body: JSON = {"type": self.type, **self.data}
+        if side is not None and side in self.private:
+            body.update(self.private[side])
+        return body
+
+    def to_json(self) -> JSON:
+        return {"type": self.type, "data": self.data, "private": dict(self.private)}
+
+    @staticmethod
+    def from_json(raw: Mapping[str, Any]) -> Event:
+        return Event(str(raw["type"]), dict(raw.get("data", {})), dict(raw.get("private", {})))
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended. ``winner`` is ``None`` for a tie."""
+
+    winner: Side | None
+    score: Mapping[str, int]
+    reason: str
+
+    def to_json(self) -> JSON:
+        return {"winner": self.winner, "score": dict(self.score), "reason": self.reason}
+
+
+class DiceSource(Protocol):
+    """Where every random number an engine uses comes from.
+
+    ``below(index, n)`` returns an integer in ``[0, n)`` for draw number ``index`` of the game.
+    The engine keeps the next index in its state and uses each index exactly once, so a
+    stateless source (the server's HMAC dice) gives the same game after a restart, and a
+    recorded game can be re-derived roll by roll. Shuffles draw from the same stream.
+    """
+
+    def below(self, index: int, n: int) -> int: ...
+
+
+S = TypeVar("S")
+
+
+class GameEngine(Protocol, Generic[S]):
+    """What the server needs from a rule engine. ``S`` is the engine's own state type."""
+
+    name: str
+
+    def new_game(self, options: Mapping[str, Any]) -> S:
+        """A game at its start. Raises :class:`InvalidOptions` for options it cannot play."""
+        ...
+
+    def legal_actions(self, state: S, side: Side) -> list[Action]:
+        """Every action ``side`` may take now (empty when it is not that side's move)."""
+        ...
+
+    def apply(self, state: S, action: Mapping[str, Any]) -> tuple[S, list[Event]]:
+        """The state after ``action`` and what happened. ``state`` itself is never changed.
+
+        Raises :class:`IllegalAction` for anything not in ``legal_actions``.
+        """
+        ...
+
+    def view(self, state: S, side: Side | None) -> JSON:
+        """The state as ``side`` may see it (``None``: a spectator), JSON-ready."""
+        ...
+
+    def outcome(self, state: S) -> Outcome | None:
+        """``None`` while the game goes on."""
+        ...
+
+    def timeout_action(self, state: S, side: Side) -> Action | None:
+        """What the server does for ``side`` when its timer runs out (pass, or roll)."""
+        ...
+
+    def to_json(self, state: S) -> JSON:
+        """Lossless: ``from_json(to_json(s))`` continues exactly as ``s``."""
+        ...
+
+    def from_json(self, data: Mapping[str, Any]) -> S:
+        """Raises :class:`InvalidState` for data that is not a state of this engine."""
+        ...
+
+
+PITCH_EVENT = "pitch"
+"""Type of the event each engine emits once per completed pitch, its ``data`` a pitch record.
+
+Keys every engine's record has (the server stores them as typed columns of the ``pitch`` table;
+an engine may add keys of its own, which the server keeps in a JSON column):
+
+- ``inning`` (int), ``half`` ("top" | "bottom"), ``offense`` and ``defense`` (side names),
+- ``batter`` (int: the batting side's plate-appearance number in the game, from 1),
+- ``batter_card`` / ``pitcher`` (str | None: card ids where the game has them),
+- ``balls``, ``strikes``, ``outs`` (before), ``bases`` (before: "000".."111", first base first),
+- ``balls_after``, ``strikes_after``, ``outs_after``, ``bases_after``,
+- ``dice`` (list of {"die": name, "face": str}), in the order rolled,
+- ``result`` (str: the rulebook's code for what the pitch ended as, e.g. "B", "SM", "HT:L2"),
+- ``pa_result`` (str | None: how the plate appearance ended on this pitch, e.g. "K", "BB", "1B"),
+- ``runs`` (int: runs scored on this pitch), ``rbi`` (int),
+- ``cards`` (list of {"side": side, "code": str}),
+- ``challenge`` ({"side", "call", "result": "confirm" | "reverse"} | None).
+"""
