@@ -1,0 +1,920 @@
+"""The Base on Board rule engine: a queue of decisions and the plays they resolve into.
+
+A pitch is a sequence of *phases* (pre-pitch, pitch result, swing, batted ball, hit, home run).
+Each phase has a queue of decisions ``[side, kind]``: mandatory ones (roll a die, choose a runner)
+and response windows (play a card, challenge, declare the infield fly, or pass). A window opens
+when the situation allows some card of the tier to be played (design note 1), so the pause never
+tells the other side what is in a hand; with the ``fast_play`` option it opens only when the
+hand really holds a playable card. A card played starts a *chain* that the other side may answer
+(decision D15); the chain resolves when its last answer window closes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from app.engines.base_on_board import bases as B
+from app.engines.base_on_board.data import (
+    BAT_DIE,
+    CHALLENGE_DECK,
+    DEFENSE_CHALLENGEABLE,
+    HIT_DIE,
+    OFFENSE_CHALLENGEABLE,
+    PITCH_DIE,
+    codes_in_tier,
+    deck_for,
+)
+from app.engines.base_on_board.state import Options, State
+from app.engines.base_on_board.windows import (
+    ANSWERS,
+    DEFENSE_WINDOW,
+    OFFENSE_WINDOW,
+    answer_choices,
+    card_choices,
+)
+from app.engines.dice import shuffled
+from app.engines.interface import (
+    JSON,
+    PITCH_EVENT,
+    Action,
+    DiceSource,
+    Event,
+    IllegalAction,
+    Outcome,
+    Side,
+    parse_side,
+)
+
+MANDATORY: Final = frozenset({"pitch", "swing", "hit", "choose"})
+HAND_SIZE: Final = 4
+PA_HITS: Final[dict[str, str]] = {
+    "iH": "1B", "L1": "1B", "L2": "1B", "C1": "1B", "C2": "1B", "R1": "1B", "R2": "1B",
+    "D2": "2B", "D3": "2B", "T3": "3B",
+}
+
+
+class Engine:
+    """Base on Board for two sides; who sits on a side is the server's business."""
+
+    name = "base-on-board"
+
+    def __init__(self, dice: DiceSource) -> None:
+        self.dice = dice
+
+    # ----------------------------------------------------------------- interface
+
+    def new_game(self, options: Mapping[str, Any]) -> State:
+        state, _ = self.start(options)
+        return state
+
+    def start(self, options: Mapping[str, Any]) -> tuple[State, list[Event]]:
+        """A new game and the events of its set-up (the first hands, dealt privately)."""
+        opts = Options.parse(options)
+        state = State(options=opts)
+        state.decks = {
+            "offense": self._shuffle(state, deck_for(opts.tier, offense=True)),
+            "defense": self._shuffle(state, deck_for(opts.tier, offense=False)),
+            "challenge": self._shuffle(state, list(CHALLENGE_DECK)),
+        }
+        state.discards = {"offense": [], "defense": [], "challenge": []}
+        tokens = 1 if opts.tier == "pro" else 0
+        state.ifl = {"home": tokens, "away": tokens}
+        events: list[Event] = []
+        self._start_half(state, events)
+        self._run(state, events)
+        return state, events
+
+    def legal_actions(self, state: State, side: Side) -> list[Action]:
+        if state.result is not None or not state.queue or state.queue[0][0] != side:
+            return []
+        kind = state.queue[0][1]
+        actions: list[Action] = []
+        if kind in ("pitch", "swing", "hit"):
+            actions.append({"side": side, "type": "roll"})
+            if kind == "hit" or state.play.get("hnr") or state.play.get("rnh"):
+                return actions
+        if kind == "choose":
+            return [
+                {"side": side, "type": "choose", **choice}
+                for choice in self._runner_choices(state)
+            ]
+        for code in dict.fromkeys(state.hands[side]):
+            for choice in self._choices(state, kind, code):
+                actions.append({"side": side, "type": "play", "card": code, **choice})
+        if self._may_challenge(state, side, kind):
+            actions.append({"side": side, "type": "challenge"})
+        if kind == "ifl":
+            actions.append({"side": side, "type": "ifl"})
+        if kind not in MANDATORY:
+            actions.append({"side": side, "type": "pass"})
+        return actions
+
+    def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
+        side = parse_side(action.get("side") if isinstance(action, Mapping) else None)
+        if dict(action) not in self.legal_actions(state, side):
+            raise IllegalAction(self._why_illegal(state, side, action))
+        new = state.clone()
+        events: list[Event] = []
+        self._step(new, dict(action), events)
+        self._run(new, events)
+        return new, events
+
+    def step_in_place(self, state: State, action: Action) -> list[Event]:
+        """``apply`` without the copy or the legality check, for the simulator's hot loop.
+
+        Only for actions taken from ``legal_actions`` of this very state.
+        """
+        events: list[Event] = []
+        self._step(state, action, events)
+        self._run(state, events)
+        return events
+
+    def view(self, state: State, side: Side | None) -> JSON:
+        waiting = None
+        if state.queue and state.result is None:
+            waiting = {"side": state.queue[0][0], "kind": state.queue[0][1]}
+        play = state.play
+        body: JSON = {
+            "game": self.name,
+            "options": state.options.to_json(),
+            "inning": state.inning,
+            "half": state.half,
+            "offense": state.offense,
+            "defense": state.defense,
+            "outs": state.outs,
+            "balls": state.balls,
+            "strikes": state.strikes,
+            "bases": B.as_text(state.bases),
+            "score": dict(state.score),
+            "line": {k: list(v) for k, v in state.line.items()},
+            "batters": dict(state.batters),
+            "challenges": dict(state.challenges),
+            "ifl_tokens": dict(state.ifl),
+            "hand_sizes": {k: len(v) for k, v in state.hands.items()},
+            "deck_sizes": {k: len(v) for k, v in state.decks.items()},
+            "discard_sizes": {k: len(v) for k, v in state.discards.items()},
+            "phase": play.get("phase"),
+            "code": play.get("code"),
+            "hit_and_run": bool(play.get("hnr")),
+            "run_and_hit": bool(play.get("rnh")),
+            "chain": [dict(entry) for entry in play.get("chain", [])],
+            "waiting": waiting,
+            "pitches": state.pitches,
+            "result": dict(state.result) if state.result is not None else None,
+        }
+        if side is not None:
+            body["side"] = side
+            body["hand"] = list(state.hands[side])
+            body["legal_actions"] = self.legal_actions(state, side)
+        return body
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.result is None:
+            return None
+        return Outcome(
+            winner=state.result["winner"],
+            score=dict(state.score),
+            reason=str(state.result["reason"]),
+        )
+
+    def timeout_action(self, state: State, side: Side) -> Action | None:
+        actions = self.legal_actions(state, side)
+        for wanted in ("pass", "roll"):
+            for action in actions:
+                if action["type"] == wanted:
+                    return action
+        return actions[0] if actions else None
+
+    def to_json(self, state: State) -> JSON:
+        return state.to_json()
+
+    def from_json(self, data: Mapping[str, Any]) -> State:
+        return State.from_json(data)
+
+    # ----------------------------------------------------------------- dice and cards
+
+    def _roll(self, state: State, faces: tuple[str, ...]) -> str:
+        face = faces[self.dice.below(state.draw, len(faces))]
+        state.draw += 1
+        return face
+
+    def _shuffle(self, state: State, cards: list[str]) -> list[str]:
+        order, state.draw = shuffled(cards, self.dice, state.draw)
+        return order
+
+    def _draw_card(self, state: State, deck: str, events: list[Event]) -> str | None:
+        pile = state.decks[deck]
+        if not pile and state.discards[deck]:
+            pile[:] = self._shuffle(state, state.discards[deck])
+            state.discards[deck] = []
+            events.append(Event("reshuffle", {"deck": deck, "size": len(pile)}))
+        return pile.pop() if pile else None
+
+    def _deal(self, state: State, side: Side, deck: str, n: int, events: list[Event]) -> None:
+        drawn = []
+        for _ in range(n):
+            card = self._draw_card(state, deck, events)
+            if card is None:
+                break
+            state.hands[side].append(card)
+            drawn.append(card)
+        if drawn:
+            events.append(
+                Event("draw", {"side": side, "deck": deck, "count": len(drawn)},
+                      {side: {"cards": drawn}})
+            )
+
+    # ----------------------------------------------------------------- the decision loop
+
+    def _run(self, state: State, events: list[Event]) -> None:
+        """Moves on by itself until some side has a real choice, or the game is over."""
+        while state.result is None:
+            if not state.queue:
+                self._finish_phase(state, events)
+                continue
+            side, kind = state.queue[0]
+            if kind in MANDATORY or self._opens(state, side, kind):  # type: ignore[arg-type]
+                return
+            state.queue.pop(0)
+            if kind == "answer":
+                self._resolve_chain(state, events)
+
+    def _opens(self, state: State, side: Side, kind: str) -> bool:
+        if self._may_challenge(state, side, kind):
+            return True
+        if kind == "ifl":
+            return True
+        if state.options.fast_play:
+            codes: Any = state.hands[side]
+        elif kind == "answer":
+            codes = ANSWERS.get(state.play["chain"][-1]["code"], ())
+        else:
+            codes = self._window_codes(state, side, kind)
+        tier = codes_in_tier(state.options.tier)
+        return any(code in tier and self._choices(state, kind, code) for code in codes)
+
+    def _window_codes(self, state: State, side: Side, kind: str) -> tuple[str, ...]:
+        table = OFFENSE_WINDOW if side == state.offense else DEFENSE_WINDOW
+        return table.get(str(state.play.get("phase")), ())
+
+    def _choices(self, state: State, kind: str, code: str) -> list[dict[str, Any]]:
+        if kind == "answer":
+            return answer_choices(state, code)
+        if kind in ("cards", "pre", "pitch", "swing"):
+            side = state.queue[0][0] if state.queue else None
+            if code not in self._window_codes(state, side, kind):  # type: ignore[arg-type]
+                return []
+            return card_choices(state, code)
+        return []
+
+    def _may_challenge(self, state: State, side: Side, kind: str) -> bool:
+        if state.challenges[side] <= 0:
+            return False
+        if kind == "challenge":
+            return True
+        if kind == "answer":
+            entry = state.play["chain"][-1]
+            allowed = OFFENSE_CHALLENGEABLE if side == state.offense else DEFENSE_CHALLENGEABLE
+            return entry["code"] in allowed and "challenge" not in entry
+        return False
+
+    def _runner_choices(self, state: State) -> list[dict[str, Any]]:
+        return [{"runner": B.BASE_NAMES[bit]} for bit in B.runner_bits(state.bases)]
+
+    # ----------------------------------------------------------------- one action
+
+    def _step(self, state: State, action: Action, events: list[Event]) -> None:
+        side: Side = action["side"]
+        kind = action["type"]
+        window = state.queue.pop(0)[1]
+        if kind == "roll":
+            events.append(Event("roll_requested", {"side": side}))
+            self._on_roll(state, window, events)
+        elif kind == "pass":
+            events.append(Event("pass", {"side": side, "window": window}))
+            if window == "answer":
+                self._resolve_chain(state, events)
+        elif kind == "play":
+            self._on_card(state, side, window, action, events)
+        elif kind == "challenge":
+            self._on_challenge(state, side, window, events)
+        elif kind == "ifl":
+            self._on_infield_fly(state, side, events)
+        elif kind == "choose":
+            self._line_drive_double(
+                state, B.BASE_BITS[action["runner"]], str(state.play["code"]), events
+            )
+
+    def _why_illegal(self, state: State, side: Side, action: Mapping[str, Any]) -> str:
+        if state.result is not None:
+            return "the game is over"
+        if not state.queue or state.queue[0][0] != side:
+            return f"it is not {side}'s move"
+        return f"{dict(action)!r} is not a legal action for {side} now"
+
+    # ----------------------------------------------------------------- halves and pitches
+
+    def _start_half(self, state: State, events: list[Event]) -> None:
+        if state.half == "top" and (state.inning - 1) % 3 == 0:
+            for side in ("home", "away"):
+                state.challenges[side] += state.options.challenges
+        offense, defense = state.offense, state.defense
+        state.outs = state.balls = state.strikes = state.bases = 0
+        state.line[offense].append(0)
+        state.batters[offense] += 1
+        events.append(
+            Event("half_start", {"inning": state.inning, "half": state.half, "offense": offense})
+        )
+        self._deal(state, offense, "offense", HAND_SIZE, events)
+        self._deal(state, defense, "defense", HAND_SIZE, events)
+        self._begin_pitch(state)
+
+    def _begin_pitch(self, state: State) -> None:
+        if state.rec is None:
+            state.rec = {
+                "inning": state.inning,
+                "half": state.half,
+                "offense": state.offense,
+                "defense": state.defense,
+                "batter": state.batters[state.offense],
+                "batter_card": None,
+                "pitcher": None,
+                "balls": state.balls,
+                "strikes": state.strikes,
+                "outs": state.outs,
+                "bases": B.as_text(state.bases),
+                "dice": [],
+                "cards": [],
+                "challenge": None,
+                "challenges": [],
+                "runs": 0,
+            }
+        state.play = {"phase": "pre", "chain": []}
+        state.queue = [[state.offense, "pre"], [state.defense, "pitch"]]
+
+    def _end_pitch(
+        self, state: State, events: list[Event], pa: str | None, result: str, rbi: int = 0
+    ) -> None:
+        """Closes the pitch record; then the next pitch, the next half, or the end."""
+        if pa is not None:
+            state.balls = state.strikes = 0
+        rec = state.rec
+        assert rec is not None
+        rec.update(
+            result=result,
+            pa_result=pa,
+            rbi=rbi if pa not in (None, "E", "DP", "TP") else 0,
+            balls_after=state.balls,
+            strikes_after=state.strikes,
+            outs_after=min(state.outs, 3),
+            bases_after=B.as_text(state.bases) if state.outs < 3 else "000",
+            hit_and_run=bool(state.play.get("hnr")),
+            run_and_hit=bool(state.play.get("rnh")),
+        )
+        events.append(Event(PITCH_EVENT, rec))
+        state.pitches += 1
+        state.rec = None
+        if self._walk_off(state):
+            self._game_over(state, state.offense, "walk-off", events)
+        elif state.outs >= 3:
+            self._end_half(state, events)
+        else:
+            if pa is not None:
+                state.batters[state.offense] += 1
+            self._begin_pitch(state)
+
+    def _walk_off(self, state: State) -> bool:
+        return (
+            state.half == "bottom"
+            and state.inning >= state.options.innings
+            and state.score[state.offense] > state.score[state.defense]
+        )
+
+    def _end_half(self, state: State, events: list[Event]) -> None:
+        offense, defense = state.offense, state.defense
+        state.discards["offense"].extend(state.hands[offense])
+        state.discards["defense"].extend(state.hands[defense])
+        state.hands[offense] = []
+        state.hands[defense] = []
+        events.append(
+            Event(
+                "half_end",
+                {"inning": state.inning, "half": state.half, "runs": state.line[offense][-1]},
+            )
+        )
+        state.queue = []
+        state.play = {}
+        first = state.options.bats_first
+        second: Side = "home" if first == "away" else "away"
+        last = state.options.innings
+        if state.half == "top":
+            if state.inning >= last and state.score[second] > state.score[first]:
+                self._game_over(state, second, "leads after the top half", events)
+                return
+            state.half = "bottom"
+        else:
+            if state.inning >= last and state.score["home"] != state.score["away"]:
+                winner: Side = "home" if state.score["home"] > state.score["away"] else "away"
+                self._game_over(state, winner, "final", events)
+                return
+            if state.inning >= last + state.options.extra_innings:
+                self._game_over(state, None, "tie after extra innings", events)
+                return
+            state.inning += 1
+            state.half = "top"
+        self._start_half(state, events)
+
+    def _game_over(
+        self, state: State, winner: Side | None, reason: str, events: list[Event]
+    ) -> None:
+        state.result = {"winner": winner, "reason": reason}
+        state.queue = []
+        events.append(
+            Event("game_over", {"winner": winner, "reason": reason, "score": dict(state.score)})
+        )
+
+    def _settle(self, state: State, bases: int, runs: int, outs: int) -> None:
+        """Commits a play: a play that ends with the third out scores no run (decision D7)."""
+        state.outs += outs
+        if state.outs >= 3:
+            state.outs = 3
+            return
+        state.bases = bases
+        if runs:
+            offense = state.offense
+            state.score[offense] += runs
+            state.line[offense][-1] += runs
+            assert state.rec is not None
+            state.rec["runs"] += runs
+
+    def _interrupted(self, state: State, events: list[Event], result: str) -> bool:
+        """After a mid-pitch play: the third out or a walk-off ends the pitch at once."""
+        if state.outs >= 3 or self._walk_off(state):
+            self._end_pitch(state, events, None, result)
+            return True
+        return False
+
+    # ----------------------------------------------------------------- rolls
+
+    def _on_roll(self, state: State, window: str, events: list[Event]) -> None:
+        die, faces = {
+            "pitch": ("pitch", PITCH_DIE),
+            "swing": ("bat", BAT_DIE),
+            "hit": ("hit", HIT_DIE),
+        }[window]
+        face = self._roll(state, faces)
+        side = state.defense if window == "pitch" else state.offense
+        assert state.rec is not None
+        state.rec["dice"].append({"die": die, "face": face})
+        events.append(Event("roll", {"side": side, "die": die, "face": face}))
+        if window == "pitch":
+            self._pitch_result(state, face, events)
+        elif window == "swing":
+            self._bat_result(state, face, events)
+        else:
+            self._hit_result(state, face)
+
+    def _pitch_result(self, state: State, face: str, events: list[Event]) -> None:
+        play = state.play
+        offense, defense = state.offense, state.defense
+        play.update(phase="pitch", code=face, face=face, chain=[])
+        if face == "C":
+            play["phase"] = "swing"
+            if play.get("rnh"):
+                play["hnr"] = True
+            state.queue = [[offense, "swing"]]
+            return
+        queue: list[list[str]] = []
+        if face == "B":
+            queue.append([defense, "challenge"])
+        elif face == "SM":
+            queue.append([offense, "challenge"])
+        if play.get("rnh"):
+            if face == "F":
+                # RNH on a foul: runners go back and the card counts as not played (4.2.1).
+                state.hands[offense].append(play.pop("held"))
+                play["rnh"] = False
+                events.append(Event("card_returned", {"side": offense, "code": "RNH"}))
+                state.queue = [*queue, [defense, "cards"]]
+                return
+            stole = state.bases & 0b011
+            play["rnh_stole"] = stole
+            state.bases = ((stole << 1) | (state.bases & B.THIRD)) & 0b111
+            play["chain"] = [{"side": offense, "code": "RNH"}]
+            events.append(Event("run_and_hit_steal", {"bases": B.as_text(state.bases)}))
+            state.queue = [*queue, [defense, "answer"]]
+            return
+        state.queue = [*queue, [offense, "cards"], [defense, "cards"]]
+
+    def _bat_result(self, state: State, face: str, events: list[Event]) -> None:
+        play = state.play
+        offense, defense = state.offense, state.defense
+        play.update(face=face, chain=[])
+        if face == "HT":
+            play.update(phase="ht", code="HT")
+            state.queue = [[defense, "cards"], [offense, "hit"]]
+            return
+        if face == "HR":
+            play.update(phase="hr", code="HR")
+            state.queue = [[offense, "cards"], [defense, "challenge"]]
+            return
+        code = face
+        if play.get("hnr"):
+            # Hit and run / run and hit (4.2.1): GF, G3 play as GA; FO, PO double up the
+            # runner; F2, F3, FA send the runners back.
+            if face in ("GF", "G3"):
+                code = "GA"
+            elif face in ("FO", "PO"):
+                play.update(phase="bat", code=face)
+                runners = B.runner_bits(state.bases)
+                if len(runners) == 1:
+                    self._line_drive_double(state, runners[0], face, events)
+                else:
+                    state.queue = [[defense, "choose"]]
+                return
+            elif face in ("F2", "F3", "FA"):
+                code = "FO"
+        play.update(phase="bat", code=code)
+        queue: list[list[str]] = []
+        if face == "GA":
+            queue.append([offense, "challenge"])
+        if (
+            code == "PO"
+            and state.outs < 2
+            and state.bases in (3, 7)
+            and state.ifl[offense] > 0
+        ):
+            queue.append([offense, "ifl"])
+        state.queue = [*queue, [defense, "cards"], [offense, "cards"]]
+
+    def _hit_result(self, state: State, face: str) -> None:
+        state.play.update(phase="hit", code=face, chain=[])
+        queue: list[list[str]] = []
+        if face == "iH":
+            queue.append([state.defense, "challenge"])
+        state.queue = [*queue, [state.defense, "cards"], [state.offense, "cards"]]
+
+    # ----------------------------------------------------------------- cards and challenges
+
+    def _on_card(
+        self, state: State, side: Side, window: str, action: Action, events: list[Event]
+    ) -> None:
+        code: str = action["card"]
+        state.hands[side].remove(code)
+        deck = "offense" if side == state.offense else "defense"
+        entry: dict[str, Any] = {"side": side, "code": code}
+        if "runner" in action:
+            entry["runner"] = action["runner"]
+        assert state.rec is not None
+        state.rec["cards"].append(dict(entry))
+        events.append(Event("card", dict(entry)))
+        if code == "RNH":
+            state.play["held"] = code  # replaced only once the pitch is over (decision D16)
+        else:
+            state.discards[deck].append(code)
+            self._deal(state, side, deck, 1, events)
+        play = state.play
+        if window == "answer":
+            play["chain"].append(entry)
+        else:
+            play["chain"] = [entry]
+            if side == state.defense and play.get("phase") == "bat":
+                # Once the defense has played on a batted ball, the offense may only answer
+                # that card (decision D15).
+                state.queue = [w for w in state.queue if w != [state.offense, "cards"]]
+            if code == "HRC":
+                state.queue = [w for w in state.queue if w[1] != "challenge"]
+        other: Side = state.defense if side == state.offense else state.offense
+        challengeable = OFFENSE_CHALLENGEABLE if other == state.offense else DEFENSE_CHALLENGEABLE
+        if code in ANSWERS or code in challengeable:
+            state.queue.insert(0, [other, "answer"])
+        else:
+            self._resolve_chain(state, events)
+
+    def _draw_challenge(self, state: State, events: list[Event]) -> str:
+        card = self._draw_card(state, "challenge", events)
+        assert card is not None  # the deck of 20 is never all out at once
+        state.discards["challenge"].append(card)
+        return card
+
+    def _on_challenge(self, state: State, side: Side, window: str, events: list[Event]) -> None:
+        state.challenges[side] -= 1
+        result = self._draw_challenge(state, events)
+        play = state.play
+        call: str
+        if window == "answer":
+            entry = play["chain"][-1]
+            entry["challenge"] = result
+            call = entry["code"]
+        else:
+            call = play["code"]
+            play["call_challenge"] = result
+        record = {"side": side, "call": call, "result": result}
+        assert state.rec is not None
+        state.rec["challenges"].append(record)
+        if state.rec["challenge"] is None:
+            state.rec["challenge"] = record
+        events.append(Event("challenge", record))
+        if window == "answer":
+            self._resolve_chain(state, events)
+        elif result == "reverse":
+            self._reverse_call(state, call, events)
+
+    def _reverse_call(self, state: State, call: str, events: list[Event]) -> None:
+        """A reversed call of a die: B and SM swap; GA, iH and HR are settled at once."""
+        play = state.play
+        if call == "B":
+            play["code"] = "SM"
+        elif call == "SM":
+            play["code"] = "B"
+        elif call == "GA":
+            bases, runs = B.move(state.bases, (2, 3, 4, 1))
+            self._settle(state, bases, runs, 0)
+            self._end_pitch(state, events, "1B", "GA>1B", runs)
+        elif call == "iH":
+            bases, runs = B.move(state.bases, (2, 3, 4, 0))
+            self._settle(state, bases, runs, 1)
+            self._end_pitch(state, events, "OUT", "iH>OUT", runs)
+        elif call == "HR":
+            if state.strikes < 2:
+                state.strikes += 1
+            self._end_pitch(state, events, None, "HR>F")
+
+    def _on_infield_fly(self, state: State, side: Side, events: list[Event]) -> None:
+        state.ifl[side] -= 1
+        state.play["ifl"] = True
+        assert state.rec is not None
+        state.rec["cards"].append({"side": side, "code": "IFL"})
+        events.append(Event("card", {"side": side, "code": "IFL"}))
+        self._settle(state, state.bases, 0, 1)
+        self._end_pitch(state, events, "OUT", "IFL")
+
+    def _line_drive_double(
+        self, state: State, runner: int, result: str, events: list[Event]
+    ) -> None:
+        self._settle(state, state.bases & ~runner, 0, 2)
+        self._end_pitch(state, events, "DP", result)
+
+    # ----------------------------------------------------------------- chains
+
+    def _resolve_chain(self, state: State, events: list[Event]) -> None:
+        play = state.play
+        chain: list[dict[str, Any]] = play["chain"]
+        play["chain"] = []
+        root = chain[0]
+        code: str = root["code"]
+        answers = {e["code"]: e for e in chain[1:]}
+        reversed_root = root.get("challenge") == "reverse"
+        offense = state.offense
+        events.append(Event("chain_resolved", {"chain": [dict(e) for e in chain]}))
+        if code == "BK":
+            bases, runs = B.advance_all(state.bases)
+            self._settle(state, bases, runs, 0)
+            if not self._interrupted(state, events, "BK"):
+                state.queue = [[offense, "pre"], [state.defense, "pitch"]]
+        elif code == "HNR":
+            play.update(hnr=True, phase="swing", code="C")
+            assert state.rec is not None
+            state.rec["pitch_by_card"] = "HNR"
+            state.queue = [[offense, "swing"]]
+        elif code == "RNH" and play["phase"] == "pre":
+            play["rnh"] = True
+            state.queue = [[state.defense, "pitch"]]
+        elif code == "RNH":
+            outs = 0
+            for cs, bit in (("CS2", B.SECOND), ("CS3", B.THIRD)):
+                if cs in answers and answers[cs].get("challenge") != "reverse":
+                    state.bases &= ~bit
+                    outs += 1
+            self._settle(state, state.bases, 0, outs)
+            self._interrupted(state, events, "RNH")
+        elif code in ("PO1", "PO2", "CO1", "CO3"):
+            self._resolve_pickoff(state, code, answers, reversed_root, events)
+        elif code in ("SB2", "SB3", "SBH"):
+            bit = {"SB2": B.FIRST, "SB3": B.SECOND, "SBH": B.THIRD}[code]
+            catch = {"SB2": "CS2", "SB3": "CS3", "SBH": "CSH"}[code]
+            caught = reversed_root or (
+                catch in answers and answers[catch].get("challenge") != "reverse"
+            )
+            bases = state.bases & ~bit
+            if caught:
+                self._settle(state, bases, 0, 1)
+            elif bit == B.THIRD:
+                self._settle(state, bases, 1, 0)
+            else:
+                self._settle(state, bases | (bit << 1), 0, 0)
+            self._interrupted(state, events, catch if caught else code)
+        elif code in ("SB", "SQ1", "SQ2"):
+            self._resolve_bunt(state, code, answers, reversed_root, events)
+        elif code in ("HBP", "CIB"):
+            play["award"] = code
+        elif code == "SNO":
+            if not reversed_root:
+                play["award"] = code
+        elif code == "WP":
+            bases, runs = B.advance_all(state.bases)
+            self._settle(state, bases, runs, 0)
+            self._interrupted(state, events, "WP")
+        elif code == "FFO":
+            self._settle(state, state.bases, 0, 1)
+            self._end_pitch(state, events, "OUT", "FFO")
+        elif code == "LDP":
+            self._line_drive_double(state, B.BASE_BITS[root["runner"]], "LDP", events)
+        elif code == "HRC":
+            play["hrc"] = True
+        elif play.get("phase") == "hit":
+            play.setdefault("mods", []).append({"code": code, "reversed": reversed_root})
+        else:
+            play["resolved"] = chain
+
+    def _resolve_pickoff(
+        self,
+        state: State,
+        code: str,
+        answers: dict[str, dict[str, Any]],
+        reversed_root: bool,
+        events: list[Event],
+    ) -> None:
+        bit = {"PO1": B.FIRST, "PO2": B.SECOND, "CO1": B.FIRST, "CO3": B.THIRD}[code]
+        if "POE" in answers:
+            bases, runs = B.advance_all(state.bases)
+            self._settle(state, bases, runs, 0)
+            result = "POE"
+        elif reversed_root:
+            result = code + ">safe"
+        else:
+            self._settle(state, state.bases & ~bit, 0, 1)
+            result = code
+        if self._interrupted(state, events, result):
+            return
+        if state.play.get("phase") == "pre":
+            state.queue = [[state.offense, "pre"], [state.defense, "pitch"]]
+
+    def _resolve_bunt(
+        self,
+        state: State,
+        code: str,
+        answers: dict[str, dict[str, Any]],
+        reversed_root: bool,
+        events: list[Event],
+    ) -> None:
+        bd = answers.get("BD")
+        if bd is not None and bd.get("challenge") != "reverse":
+            bases, runs = B.remove_then_force(state.bases, B.lead_runner(state.bases))
+            self._settle(state, bases, runs, 1)
+            self._end_pitch(state, events, "FC", "BD")
+        elif bd is not None or (code == "SQ2" and not reversed_root):
+            bases, runs = B.advance_all(state.bases, batter_to_first=True)
+            self._settle(state, bases, runs, 0)
+            self._end_pitch(state, events, "1B", "BD>safe" if bd else "SQ2", runs)
+        elif code == "SQ1":
+            self._settle(state, state.bases & ~B.THIRD, 1, 1)
+            self._end_pitch(state, events, "SAC", "SQ1", 1 if state.outs < 3 else 0)
+        else:
+            bases, runs = B.advance_all(state.bases)
+            self._settle(state, bases, runs, 1)
+            result = "SQ2>OUT" if code == "SQ2" else "SB"
+            self._end_pitch(state, events, "SAC", result, runs if state.outs < 3 else 0)
+
+    # ----------------------------------------------------------------- end of a phase
+
+    def _finish_phase(self, state: State, events: list[Event]) -> None:
+        phase = state.play.get("phase")
+        if phase == "pitch":
+            self._finish_count(state, events)
+        elif phase == "bat":
+            self._resolve_batted(state, events)
+        elif phase == "hit":
+            self._resolve_hit(state, events)
+        elif phase == "hr":
+            self._resolve_home_run(state, events)
+        else:  # pragma: no cover - every other phase ends in a mandatory decision
+            raise AssertionError(f"phase {phase!r} cannot end without a decision")
+
+    def _finish_count(self, state: State, events: list[Event]) -> None:
+        play = state.play
+        offense = state.offense
+        held = play.pop("held", None)
+        if held is not None:
+            state.discards["offense"].append(held)
+            self._deal(state, offense, "offense", 1, events)
+        award = play.get("award")
+        code: str = play["code"]
+        if award == "HBP":
+            bases, runs = B.force(state.bases)
+            self._settle(state, bases, runs, 0)
+            self._end_pitch(state, events, "HBP", "HBP", runs)
+        elif award in ("CIB", "SNO"):
+            bases, runs = B.advance_all(state.bases, batter_to_first=True)
+            self._settle(state, bases, runs, 0)
+            self._end_pitch(state, events, "CI" if award == "CIB" else "SNO", award, runs)
+        elif code == "B":
+            state.balls += 1
+            if state.balls == 4:
+                bases, runs = B.force(state.bases)
+                self._settle(state, bases, runs, 0)
+                self._end_pitch(state, events, "BB", "B", runs)
+            else:
+                self._end_pitch(state, events, None, "B")
+        elif code in ("S", "SM"):
+            state.strikes += 1
+            if state.strikes == 3:
+                self._settle(state, state.bases, 0, 1)
+                self._end_pitch(state, events, "K", code)
+            else:
+                self._end_pitch(state, events, None, code)
+        else:
+            if state.strikes < 2:
+                state.strikes += 1
+            self._end_pitch(state, events, None, "F")
+
+    def _resolve_batted(self, state: State, events: list[Event]) -> None:
+        play = state.play
+        code: str = play["code"]
+        bases = state.bases
+        chain: list[dict[str, Any]] = play.get("resolved", [])
+        root = chain[0]["code"] if chain else None
+        answered = {e["code"] for e in chain[1:]}
+        if root == "E" or "E" in answered:
+            new, runs = B.advance_all(bases, batter_to_first=True)
+            self._settle(state, new, runs, 0)
+            self._end_pitch(state, events, "E", "E", runs)
+        elif root == "IOB":
+            if chain[0].get("challenge") == "reverse":
+                new, runs = B.remove_then_force(bases, B.lead_runner(bases))
+                self._settle(state, new, runs, 1)
+                self._end_pitch(state, events, "FC", "IOB>INT", runs)
+            else:
+                new, runs = B.advance_all(bases, batter_to_first=True)
+                self._settle(state, new, runs, 0)
+                self._end_pitch(state, events, "IOB", "IOB", runs)
+        elif root == "GDP":
+            lead = B.lead_runner(bases)
+            new, runs = B.advance_all(bases & ~lead)
+            self._settle(state, new, runs, 2)
+            self._end_pitch(state, events, "DP", "GDP")
+        elif root == "GTP":
+            self._settle(state, 0, 0, 3)
+            self._end_pitch(state, events, "TP", "GTP")
+        elif root == "GBH":
+            self._settle(state, bases, 0, 1)
+            self._end_pitch(state, events, "OUT", "GBH")
+        elif root == "RHB":
+            new, runs = B.remove_then_force(bases, B.BASE_BITS[chain[0]["runner"]])
+            self._settle(state, new, runs, 1)
+            self._end_pitch(state, events, "1B", "RHB", runs)
+        elif root == "IFD":
+            self._settle(state, bases & ~B.FIRST, 0, 2)
+            self._end_pitch(state, events, "DP", "IFD")
+        elif root in ("A3F", "AHF"):
+            out = B.SECOND if root == "A3F" else B.THIRD
+            new, runs = B.move(bases, B.OUT_TARGETS[code], out_runners=out)
+            self._settle(state, new, runs, 2)
+            self._end_pitch(state, events, "DP", root, runs if state.outs < 3 else 0)
+        elif code == "GF":
+            new, runs, outs = B.ground_force(bases)
+            safe = bool(bases & B.FIRST)
+            self._settle(state, new, runs, outs)
+            self._end_pitch(state, events, "FC" if safe else "OUT", "GF")
+        else:
+            new, runs = B.move(bases, B.OUT_TARGETS[code])
+            self._settle(state, new, runs, 1)
+            scored = runs if state.outs < 3 else 0
+            sacrifice = scored > 0 and code in ("F2", "F3", "FA")
+            self._end_pitch(state, events, "SF" if sacrifice else "OUT", code, scored)
+
+    def _resolve_hit(self, state: State, events: list[Event]) -> None:
+        play = state.play
+        code: str = play["code"]
+        mods = {m["code"]: m for m in play.get("mods", [])}
+        if play.get("call_challenge") == "reverse":  # pragma: no cover - settled at once
+            return
+        out_runners = 0
+        outs = 0
+        if "A3H" in mods:
+            out_runners |= B.FIRST
+            outs += 1
+        if "AHH" in mods and not mods["AHH"]["reversed"]:
+            out_runners |= B.SECOND
+            outs += 1
+        targets = B.HIT_TARGETS[code]
+        if "A2" in mods:
+            targets = (targets[0], targets[1], targets[2], 0)
+            outs += 1
+        extra = 1 if play.get("hnr") else 0
+        bases, runs = B.move(state.bases, targets, out_runners=out_runners, extra=extra)
+        if "1H1E" in mods:
+            bases, more = B.advance_all(bases)
+            runs += more
+        self._settle(state, bases, runs, outs)
+        result = "HT:" + code
+        self._end_pitch(
+            state, events, "1B" if "A2" in mods else PA_HITS[code], result,
+            runs if state.outs < 3 else 0,
+        )
+
+    def _resolve_home_run(self, state: State, events: list[Event]) -> None:
+        bases, runs = B.move(state.bases, B.HIT_TARGETS["HR"])
+        self._settle(state, bases, runs, 0)
+        self._end_pitch(state, events, "HR", "HR", runs)
