@@ -77,8 +77,11 @@ def deck_for(tier: Tier, offense: bool) -> list[str]:
             for _ in range(copies)]
 
 
-def codes_in_tier(tier: Tier) -> frozenset[str]:
+def _codes_in_tier(tier: Tier) -> frozenset[str]:
     rank = _TIER_RANK[tier]
     return frozenset(
         code for code, _, first in OFFENSE_DECK + DEFENSE_DECK if _TIER_RANK[first] <= rank
     )
+
+
+TIER_CODES: Final[dict[str, frozenset[str]]] = {tier: _codes_in_tier(tier) for tier in TIERS}

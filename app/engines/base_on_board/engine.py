@@ -22,7 +22,7 @@ from app.engines.base_on_board.data import (
     HIT_DIE,
     OFFENSE_CHALLENGEABLE,
     PITCH_DIE,
-    codes_in_tier,
+    TIER_CODES,
     deck_for,
 )
 from app.engines.base_on_board.state import Options, State
@@ -99,9 +99,11 @@ class Engine:
                 {"side": side, "type": "choose", **choice}
                 for choice in self._runner_choices(state)
             ]
+        allowed = self._window_codes(state, side, kind)
         for code in dict.fromkeys(state.hands[side]):
-            for choice in self._choices(state, kind, code):
-                actions.append({"side": side, "type": "play", "card": code, **choice})
+            if code in allowed:
+                for choice in self._choices(state, kind, code):
+                    actions.append({"side": side, "type": "play", "card": code, **choice})
         if self._may_challenge(state, side, kind):
             actions.append({"side": side, "type": "challenge"})
         if kind == "ifl":
@@ -241,32 +243,30 @@ class Engine:
                 self._resolve_chain(state, events)
 
     def _opens(self, state: State, side: Side, kind: str) -> bool:
-        if self._may_challenge(state, side, kind):
+        if kind == "ifl" or self._may_challenge(state, side, kind):
             return True
-        if kind == "ifl":
-            return True
+        allowed = self._window_codes(state, side, kind)
         if state.options.fast_play:
-            codes: Any = state.hands[side]
-        elif kind == "answer":
-            codes = ANSWERS.get(state.play["chain"][-1]["code"], ())
+            codes: Any = [code for code in state.hands[side] if code in allowed]
         else:
-            codes = self._window_codes(state, side, kind)
-        tier = codes_in_tier(state.options.tier)
-        return any(code in tier and self._choices(state, kind, code) for code in codes)
+            tier = TIER_CODES[state.options.tier]
+            codes = [code for code in allowed if code in tier]
+        return any(self._choices(state, kind, code) for code in codes)
 
     def _window_codes(self, state: State, side: Side, kind: str) -> tuple[str, ...]:
-        table = OFFENSE_WINDOW if side == state.offense else DEFENSE_WINDOW
-        return table.get(str(state.play.get("phase")), ())
+        """The cards this window may offer, whatever the situation."""
+        if kind == "answer":
+            return ANSWERS.get(state.play["chain"][-1]["code"], ())
+        if kind in ("cards", "pre", "pitch", "swing"):
+            table = OFFENSE_WINDOW if side == state.offense else DEFENSE_WINDOW
+            return table.get(str(state.play.get("phase")), ())
+        return ()
 
     def _choices(self, state: State, kind: str, code: str) -> list[dict[str, Any]]:
+        """The ways a card of this window may be played in this situation."""
         if kind == "answer":
             return answer_choices(state, code)
-        if kind in ("cards", "pre", "pitch", "swing"):
-            side = state.queue[0][0] if state.queue else None
-            if code not in self._window_codes(state, side, kind):  # type: ignore[arg-type]
-                return []
-            return card_choices(state, code)
-        return []
+        return card_choices(state, code)
 
     def _may_challenge(self, state: State, side: Side, kind: str) -> bool:
         if state.challenges[side] <= 0:
