@@ -357,6 +357,10 @@ class Engine:
         self, state: State, events: list[Event], pa: str | None, result: str, rbi: int = 0
     ) -> None:
         """Closes the pitch record; then the next pitch, the next half, or the end."""
+        held = state.play.pop("held", None)
+        if held is not None:  # RNH's pitch is over, however it ended (decision D16)
+            state.discards["offense"].append(held)
+            self._deal(state, state.offense, "offense", 1, events)
         if pa is not None:
             state.balls = state.strikes = 0
         rec = state.rec
@@ -794,11 +798,6 @@ class Engine:
 
     def _finish_count(self, state: State, events: list[Event]) -> None:
         play = state.play
-        offense = state.offense
-        held = play.pop("held", None)
-        if held is not None:
-            state.discards["offense"].append(held)
-            self._deal(state, offense, "offense", 1, events)
         award = play.get("award")
         code: str = play["code"]
         if award == "HBP":
