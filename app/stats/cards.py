@@ -1,0 +1,235 @@
+"""What each strategy card and challenge did, read from Base on Board pitch records.
+
+A record lists the cards played on its pitch in order (``cards``: ``{side, code[, runner]}``)
+and every challenge (``challenges``: ``{side, call, result}``). From these alone:
+
+- A card is **reversed** when a challenge on its code (``call == code``) drew ``"reverse"``.
+- A card is **answered** when a later card of the same pitch, played by the other side, is one
+  of its answers (``ANSWERS`` in ``app/engines/base_on_board/windows.py``: CS2 answers SB2, POE
+  answers PO1, BD answers a bunt, E answers GDP...) and that answer was not itself reversed.
+- A card **succeeds** when it is neither reversed nor answered. Answer cards succeed unless
+  reversed. The infield-fly token (``IFL``) always succeeds.
+- An ``RNH`` whose pitch came up foul (``F``) is returned to the hand and counts as not played
+  (rulebook 4.2.1): it is left out of every count.
+
+A **challenge succeeds** when the call is reversed (the challenger got the call overturned).
+
+Steals for the box score (``SB`` / ``CS``):
+
+- ``SB2``, ``SB3``, ``SBH``: one attempt each; a stolen base when the card succeeds, caught
+  stealing otherwise (answered by CS2/CS3/CSH, or the steal itself reversed on a challenge).
+- ``RNH`` (run and hit) on a pitch that was not contact (``C``) and not a foul: every runner on
+  first or second when the pitch began was sent, one attempt each; each CS2 / CS3 answer that
+  was not reversed is a caught stealing, the other attempts are stolen bases. On contact it is a
+  hit-and-run and no steal is credited.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from app.engines.base_on_board.windows import ANSWERS
+from app.stats.records import Record, as_records, first_die
+
+STEALS = {"SB2": "CS2", "SB3": "CS3", "SBH": "CSH"}
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlay:
+    """One card played: where, by whom, and how it went."""
+
+    index: int
+    """Position of its record in the game's records (0-based)."""
+    inning: int
+    half: str
+    side: str
+    role: str
+    """``"offense"`` or ``"defense"``: the side's role on that pitch."""
+    code: str
+    runner: str | None
+    challenged: bool
+    reversed: bool
+    answered_by: str | None
+    success: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index, "inning": self.inning, "half": self.half, "side": self.side,
+            "role": self.role, "code": self.code, "runner": self.runner,
+            "challenged": self.challenged, "reversed": self.reversed,
+            "answered_by": self.answered_by, "success": self.success,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeMade:
+    index: int
+    side: str
+    call: str
+    result: str
+
+    @property
+    def success(self) -> bool:
+        return self.result == "reverse"
+
+
+def _rnh_returned(record: Record) -> bool:
+    return first_die(record, "pitch") == "F"
+
+
+def record_cards(record: Record, index: int = 0) -> list[CardPlay]:
+    """The cards of one (normalized) record with their outcomes."""
+    cards = [dict(c) for c in record["cards"]]
+    challenges: Counter[str] = Counter()
+    reverses: Counter[str] = Counter()
+    for challenge in record["challenges"]:
+        challenges[str(challenge.get("call"))] += 1
+        if challenge.get("result") == "reverse":
+            reverses[str(challenge.get("call"))] += 1
+    # Each challenge belongs to the first card of its code not yet matched.
+    reversed_flags: list[bool] = []
+    challenged_flags: list[bool] = []
+    for card in cards:
+        code = str(card.get("code"))
+        challenged_flags.append(challenges[code] > 0)
+        if challenges[code] > 0:
+            challenges[code] -= 1
+        reversed_flags.append(reverses[code] > 0)
+        if reverses[code] > 0:
+            reverses[code] -= 1
+    plays: list[CardPlay] = []
+    used_answers: set[int] = set()
+    for i, card in enumerate(cards):
+        code = str(card.get("code"))
+        side = str(card.get("side"))
+        if code == "RNH" and _rnh_returned(record):
+            continue
+        answered_by: str | None = None
+        for j in range(i + 1, len(cards)):
+            later = cards[j]
+            if (
+                j not in used_answers
+                and str(later.get("side")) != side
+                and str(later.get("code")) in ANSWERS.get(code, ())
+            ):
+                used_answers.add(j)
+                if not reversed_flags[j]:
+                    answered_by = str(later.get("code"))
+                    break
+        runner = card.get("runner")
+        plays.append(
+            CardPlay(
+                index=index,
+                inning=int(record["inning"]),
+                half=str(record["half"]),
+                side=side,
+                role="offense" if side == record["offense"] else "defense",
+                code=code,
+                runner=None if runner is None else str(runner),
+                challenged=challenged_flags[i],
+                reversed=reversed_flags[i],
+                answered_by=answered_by,
+                success=not reversed_flags[i] and answered_by is None,
+            )
+        )
+    return plays
+
+
+def card_plays(records: Iterable[Mapping[str, Any]]) -> list[CardPlay]:
+    """Every card of a game, in order, with its outcome."""
+    out: list[CardPlay] = []
+    for index, record in enumerate(as_records(records)):
+        out.extend(record_cards(record, index))
+    return out
+
+
+def challenges(records: Iterable[Mapping[str, Any]]) -> list[ChallengeMade]:
+    out = []
+    for index, record in enumerate(as_records(records)):
+        for c in record["challenges"]:
+            out.append(
+                ChallengeMade(index, str(c.get("side")), str(c.get("call")), str(c.get("result")))
+            )
+    return out
+
+
+def steals(record: Record) -> tuple[int, int]:
+    """(stolen bases, caught stealing) of the offense on one normalized record."""
+    sb = cs = 0
+    plays = record_cards(record)
+    for play in plays:
+        if play.code in STEALS:
+            if play.success:
+                sb += 1
+            else:
+                cs += 1
+        elif play.code == "RNH" and first_die(record, "pitch") in ("S", "SM", "B"):
+            sent = str(record["bases"])[:2].count("1")
+            caught = sum(1 for p in plays if p.code in ("CS2", "CS3") and p.success)
+            caught = min(caught, sent)
+            sb += sent - caught
+            cs += caught
+    return sb, cs
+
+
+@dataclass(slots=True)
+class CardUsage:
+    """How often one side (or player) played each card and how often it worked."""
+
+    played: Counter[str]
+    succeeded: Counter[str]
+    challenges: int = 0
+    challenges_won: int = 0
+
+    @staticmethod
+    def empty() -> CardUsage:
+        return CardUsage(Counter(), Counter())
+
+    def add(self, other: CardUsage) -> CardUsage:
+        return CardUsage(
+            self.played + other.played,
+            self.succeeded + other.succeeded,
+            self.challenges + other.challenges,
+            self.challenges_won + other.challenges_won,
+        )
+
+    @property
+    def challenge_rate(self) -> float | None:
+        return self.challenges_won / self.challenges if self.challenges else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "cards": {
+                code: {
+                    "played": n,
+                    "succeeded": self.succeeded[code],
+                    "success_rate": round(self.succeeded[code] / n, 3),
+                }
+                for code, n in sorted(self.played.items())
+            },
+            "challenges": self.challenges,
+            "challenges_won": self.challenges_won,
+            "challenge_success_rate": (
+                None if self.challenge_rate is None else round(self.challenge_rate, 3)
+            ),
+        }
+
+
+def card_usage(records: Iterable[Mapping[str, Any]], side: str) -> CardUsage:
+    """Cards ``side`` played in one game, their successes, and its challenges."""
+    rows = as_records(records)
+    usage = CardUsage.empty()
+    for index, record in enumerate(rows):
+        for play in record_cards(record, index):
+            if play.side == side:
+                usage.played[play.code] += 1
+                if play.success:
+                    usage.succeeded[play.code] += 1
+        for c in record["challenges"]:
+            if c.get("side") == side:
+                usage.challenges += 1
+                usage.challenges_won += c.get("result") == "reverse"
+    return usage
