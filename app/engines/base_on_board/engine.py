@@ -258,6 +258,8 @@ class Engine:
         if kind == "answer":
             return ANSWERS.get(state.play["chain"][-1]["code"], ())
         if kind in ("cards", "pre", "pitch", "swing"):
+            if side == state.offense and kind == "cards" and state.play.get("rnh"):
+                return ()  # RNH is the offense's card for its pitch (decision D17)
             table = OFFENSE_WINDOW if side == state.offense else DEFENSE_WINDOW
             return table.get(str(state.play.get("phase")), ())
         return ()

@@ -14,6 +14,9 @@ from app.engines.base_on_board.data import TIERS, Tier
 from app.engines.interface import JSON, InvalidOptions, InvalidState, Side
 
 INNINGS_CHOICES = (3, 5, 7, 9)
+WINDOW_KINDS = frozenset(
+    {"pre", "pitch", "swing", "hit", "choose", "cards", "challenge", "answer", "ifl"}
+)
 
 
 @dataclass(slots=True, frozen=True)
@@ -34,7 +37,7 @@ class Options:
         if unknown:
             raise InvalidOptions(f"unknown options: {sorted(unknown)}")
         innings = raw.get("innings", 9)
-        if innings not in INNINGS_CHOICES or isinstance(innings, bool):
+        if type(innings) is not int or innings not in INNINGS_CHOICES:
             raise InvalidOptions(f"innings must be one of {INNINGS_CHOICES}, not {innings!r}")
         tier = raw.get("tier", "pro")
         if tier not in TIERS:
@@ -191,6 +194,19 @@ class State:
             )
         except (KeyError, TypeError, ValueError, AttributeError, InvalidOptions) as exc:
             raise InvalidState(f"malformed Base on Board state: {exc}") from exc
+        sides = {"home", "away"}
+        for name in ("score", "line", "batters", "hands", "challenges", "ifl"):
+            if set(getattr(state, name)) != sides:
+                raise InvalidState(f"malformed Base on Board state: {name} needs home and away")
+        if set(state.decks) != {"offense", "defense", "challenge"} or set(state.discards) != set(
+            state.decks
+        ):
+            raise InvalidState("malformed Base on Board state: decks")
+        for entry in state.queue:
+            if len(entry) != 2 or entry[0] not in sides or entry[1] not in WINDOW_KINDS:
+                raise InvalidState(f"malformed Base on Board state: queue entry {entry!r}")
+        if state.inning < 1 or state.draw < 0:
+            raise InvalidState("malformed Base on Board state: inning or draw out of range")
         if state.half not in ("top", "bottom") or not 0 <= state.bases <= 7:
             raise InvalidState("malformed Base on Board state: half or bases out of range")
         if not 0 <= state.outs <= 3 or not 0 <= state.balls <= 3 or not 0 <= state.strikes <= 2:
