@@ -1,4 +1,4 @@
-"""The ``bob`` command: serve, migrate, simulate."""
+"""The ``bob`` command: serve, migrate, simulate, bots."""
 
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ def _serve(args: argparse.Namespace) -> int:
         host=args.host or settings.host,
         port=args.port or settings.port,
         log_level="info",
+        ws_max_size=settings.ws_hard_limit_bytes,
     )
     return 0
 
@@ -46,6 +47,20 @@ def _migrate(args: argparse.Namespace) -> int:
 
     upgrade_to_head()
     return 0
+
+
+def _bots(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from app.bots.run import run_bots
+
+    options = json.loads(args.options) if args.options else None
+    result = asyncio.run(
+        run_bots(args.url, args.game, args.games, args.spectators, args.concurrency,
+                 args.seed, options)
+    )
+    print(json.dumps(result, indent=None if args.json else 2))
+    return 0 if not result["failures"] and result["finished"] == args.games else 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,6 +74,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     migrate = commands.add_parser("migrate", help="apply database migrations (DATABASE_URL)")
     migrate.set_defaults(func=_migrate)
+
+    bots = commands.add_parser(
+        "bots", help="play full games against a running server over REST and WebSocket"
+    )
+    bots.add_argument("--url", default="http://127.0.0.1:8000")
+    bots.add_argument(
+        "--game", choices=["base-on-board", "bottom-of-the-9th"], default="base-on-board"
+    )
+    bots.add_argument("--games", type=int, default=1)
+    bots.add_argument("--spectators", type=int, default=1)
+    bots.add_argument("--concurrency", type=int, default=50, help="tables at once")
+    bots.add_argument("--seed", type=int, default=1)
+    bots.add_argument("--options", default=None, help="room options as JSON")
+    bots.add_argument("--json", action="store_true", help="one line of JSON")
+    bots.set_defaults(func=_bots)
 
     simulate = commands.add_parser("simulate", help="play games with a random legal policy")
     simulate.add_argument(

@@ -1,17 +1,106 @@
-"""The FastAPI application."""
+"""The FastAPI application: REST under ``/api``, the game stream under ``/ws``.
+
+``create_app`` takes its settings and engine catalog as arguments so tests can run several
+servers (different databases, a test engine) in one process; ``app`` is the production one.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+from sqlalchemy import text
+
+from app.accounts.views import router as accounts_router
+from app.catalog import EngineCatalog, default_catalog
+from app.context import ServerContext
+from app.db import Database
+from app.errors import ApiError, api_error_handler
+from app.games.broadcast import Broadcaster, InProcessBroadcaster
+from app.games.commands import CommandPath
+from app.games.timers import TimerRunner
+from app.games.views import router as games_router
+from app.realtime.presence import Presence
+from app.realtime.views import router as realtime_router
+from app.rooms.views import router as rooms_router
+from app.settings import Settings, get_settings
 
 
-def create_app() -> FastAPI:
-    app = FastAPI(title="Base on Board / Bottom of the 9th server", version="0.1.0")
+def make_broadcaster(settings: Settings) -> Broadcaster:
+    if settings.redis_url:
+        from app.games.redis_broadcast import RedisBroadcaster
+
+        return RedisBroadcaster(
+            settings.redis_url, settings.redis_channel_prefix, settings.ws_send_queue
+        )
+    return InProcessBroadcaster(settings.ws_send_queue)
+
+
+def create_app(
+    settings: Settings | None = None,
+    catalog: EngineCatalog | None = None,
+    broadcaster: Broadcaster | None = None,
+    run_timers: bool = True,
+) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        ctx = ServerContext(
+            settings=settings,
+            db=Database(settings.database_url, settings.db_pool_size),
+            catalog=catalog or default_catalog(),
+            broadcaster=broadcaster or make_broadcaster(settings),
+        )
+        ctx.commands = CommandPath(ctx)
+        ctx.presence = Presence(ctx.db, settings.presence_heartbeat_seconds)
+        await ctx.broadcaster.start()
+        app.state.ctx = ctx
+        tasks = [asyncio.create_task(ctx.presence.run_forever())]
+        if run_timers:
+            tasks.append(asyncio.create_task(TimerRunner(ctx).run_forever()))
+        try:
+            yield
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            await ctx.broadcaster.close()
+            await ctx.db.dispose()
+
+    app = FastAPI(
+        title="Base on Board / Bottom of the 9th server",
+        version="0.1.0",
+        lifespan=lifespan,
+        description="REST API; the live game protocol over WebSocket is in docs/protocol.md.",
+    )
+    app.add_exception_handler(ApiError, api_error_handler)
 
     @app.get("/healthz", tags=["ops"])
-    async def healthz() -> dict[str, str]:
-        return {"status": "ok"}
+    async def healthz() -> JSONResponse:
+        """200 when the database answers, 503 when it does not."""
+        try:
+            async with app.state.ctx.db.session() as db:
+                await db.execute(text("SELECT 1"))
+        except Exception as exc:
+            return JSONResponse(
+                {"status": "unavailable", "database": type(exc).__name__}, status_code=503
+            )
+        return JSONResponse({"status": "ok", "database": "ok"})
 
+    app.include_router(accounts_router)
+    app.include_router(rooms_router)
+    app.include_router(games_router)
+    app.include_router(realtime_router)
+    from app.web import router as web_router  # the browser client (static/, docs/client.md)
+
+    app.include_router(web_router)
     return app
 
 

@@ -1,10 +1,16 @@
-"""The one settings object: every knob an operator may turn, read from the environment."""
+"""The one settings object: every knob an operator may turn, read from the environment.
+
+Every field maps to an upper-case environment variable (``DATABASE_URL``, ``WS_RATE_PER_SECOND``,
+...). Tests build their own :class:`Settings` and hand it to ``create_app`` instead of patching
+globals, so two servers with different settings can run in one test process.
+"""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -14,8 +20,47 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
 
     database_url: str = f"sqlite+aiosqlite:///{ROOT / 'var' / 'bob.sqlite3'}"
+    """SQLAlchemy URL: ``sqlite+aiosqlite:///path`` or ``postgresql+asyncpg://user@host/db``."""
+    db_pool_size: int = Field(10, ge=1)
     host: str = "127.0.0.1"
     port: int = 8000
+    public_url: str = "http://127.0.0.1:8000"
+    """Base of invite links; the server never guesses its own public address."""
+
+    # WebSocket hygiene
+    ws_max_message_bytes: int = Field(8192, ge=256)
+    """Larger text frames get a typed ``too_large`` error; frames above
+    ``ws_hard_limit_bytes`` are cut by the protocol layer (close 1009)."""
+    ws_hard_limit_bytes: int = Field(1 << 20, ge=1024)
+    ws_rate_per_second: float = Field(20.0, gt=0)
+    ws_rate_burst: int = Field(40, ge=1)
+    """Token bucket per connection; an empty bucket closes the socket with 1008."""
+    ws_allowed_origins: list[str] = ["http://127.0.0.1:8000", "http://localhost:8000"]
+    """A browser's ``Origin`` must be listed; clients that send none (bots, CLIs) are let in."""
+    ws_hello_timeout_seconds: float = Field(10.0, gt=0)
+    ws_replay_limit: int = Field(500, ge=1)
+    """A reconnecting client further behind than this gets a snapshot instead of a replay."""
+    ws_send_queue: int = Field(1000, ge=10)
+
+    # Fan-out
+    redis_url: str | None = None
+    """Set (``redis://127.0.0.1:6379/0``) to fan out through Redis, needed when several server
+    processes share one database; unset, fan-out stays inside this process."""
+    redis_channel_prefix: str = "bob:room:"
+
+    # Timers
+    default_response_seconds: float = Field(20.0, ge=0.2, le=600)
+    default_roll_seconds: float = Field(15.0, ge=0.2, le=600)
+    grace_seconds: float = Field(60.0, ge=0.5)
+    """A side whose every member has been gone this long may be claimed by the other side."""
+    presence_heartbeat_seconds: float = Field(5.0, gt=0)
+    timer_tick_seconds: float = Field(0.25, gt=0)
+    """The longest the timer runner sleeps; it wakes sooner for a deadline it knows of. Bounds
+    how late a deadline set by another process can be applied."""
+
+    # Accounts
+    max_device_sessions: int = Field(3, ge=1)
+    command_retries: int = Field(5, ge=1)
 
 
 @lru_cache

@@ -8,8 +8,10 @@ from alembic import context
 from sqlalchemy import pool
 from sqlalchemy.ext.asyncio import async_engine_from_config
 
+from app.models import Base
+
 config = context.config
-target_metadata = None
+target_metadata = Base.metadata
 
 
 def _run(connection) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,1 @@
+"""Accounts, passwords, guest play and device sessions."""

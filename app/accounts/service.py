@@ -1,0 +1,126 @@
+"""Registration, sign-in and device sessions.
+
+Tokens are 256-bit random strings; only their SHA-256 is stored, so a leaked database does not
+sign anyone in. An account keeps at most ``max_device_sessions`` (3) sessions: signing in on a
+fourth device ends the least recently created one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.accounts.models import Account, DeviceSession
+from app.db import utcnow
+from app.errors import ApiError
+
+_hasher = PasswordHasher()
+
+
+def new_id() -> str:
+    return secrets.token_hex(8)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+async def _create_account(
+    db: AsyncSession, name: str, password_hash: str | None, is_guest: bool
+) -> Account:
+    account = Account(
+        id=new_id(), name=name, name_key=name.casefold(), password_hash=password_hash,
+        is_guest=is_guest,
+    )
+    db.add(account)
+    try:
+        await db.flush()
+    except IntegrityError:
+        await db.rollback()
+        raise ApiError("name_taken", f"the name {name!r} is taken", 409) from None
+    return account
+
+
+async def register(db: AsyncSession, name: str, password: str) -> Account:
+    return await _create_account(db, name, _hasher.hash(password), is_guest=False)
+
+
+async def create_guest(db: AsyncSession, name: str | None) -> Account:
+    return await _create_account(
+        db, name or f"guest-{secrets.token_hex(4)}", None, is_guest=True
+    )
+
+
+async def update_account(
+    db: AsyncSession, account: Account, name: str | None, password: str | None
+) -> Account:
+    """Renames (names stay unique, without regard to case) and/or sets a new password; a guest
+    that sets a password becomes a registered account."""
+    if password is not None:
+        account.password_hash = _hasher.hash(password)
+        account.is_guest = False
+    if name is not None and name != account.name:
+        account.name, account.name_key = name, name.casefold()
+    try:
+        await db.flush()
+    except IntegrityError:
+        await db.rollback()
+        raise ApiError("name_taken", f"the name {name!r} is taken", 409) from None
+    return account
+
+
+async def authenticate(db: AsyncSession, name: str, password: str) -> Account:
+    account = await db.scalar(select(Account).where(Account.name_key == name.casefold()))
+    stored = account.password_hash if account else None
+    try:
+        if stored is None:
+            # Same work either way, so timing does not tell which names exist.
+            _hasher.hash(password)
+            raise VerificationError
+        _hasher.verify(stored, password)
+    except (VerificationError, InvalidHashError):
+        raise ApiError("bad_credentials", "wrong name or password", 401) from None
+    assert account is not None
+    return account
+
+
+async def open_session(db: AsyncSession, account: Account, max_sessions: int) -> tuple[str, int]:
+    """A new device session; returns the token and how many old sessions it ended."""
+    token = secrets.token_urlsafe(32)
+    existing = list(
+        await db.scalars(
+            select(DeviceSession.id)
+            .where(DeviceSession.account_id == account.id)
+            .order_by(DeviceSession.created_at, DeviceSession.id)
+        )
+    )
+    excess = existing[: max(0, len(existing) - (max_sessions - 1))]
+    if excess:
+        await db.execute(delete(DeviceSession).where(DeviceSession.id.in_(excess)))
+    db.add(DeviceSession(id=new_id(), account_id=account.id, token_hash=hash_token(token)))
+    await db.flush()
+    return token, len(excess)
+
+
+async def account_for_token(db: AsyncSession, token: str) -> Account | None:
+    row = await db.execute(
+        select(Account, DeviceSession)
+        .join(DeviceSession, DeviceSession.account_id == Account.id)
+        .where(DeviceSession.token_hash == hash_token(token))
+    )
+    found = row.first()
+    if found is None:
+        return None
+    account, session = found
+    session.last_used_at = utcnow()
+    return account
+
+
+async def close_session(db: AsyncSession, token: str) -> None:
+    await db.execute(delete(DeviceSession).where(DeviceSession.token_hash == hash_token(token)))

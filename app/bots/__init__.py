@@ -1,0 +1,1 @@
+"""``bob bots``: headless clients that play whole games through the public protocol."""

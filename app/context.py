@@ -1,0 +1,36 @@
+"""Everything a request or socket handler needs, built once per app (no module globals)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from app.catalog import EngineCatalog
+from app.db import Database
+from app.settings import Settings
+
+if TYPE_CHECKING:
+    from app.games.broadcast import Broadcaster
+    from app.games.commands import CommandPath
+    from app.realtime.presence import Presence
+
+
+@dataclass
+class ServerContext:
+    settings: Settings
+    db: Database
+    catalog: EngineCatalog
+    broadcaster: Broadcaster
+    commands: CommandPath = field(init=False)
+    presence: Presence = field(init=False)
+    timer_wakeup: asyncio.Event = field(default_factory=asyncio.Event)
+    timer_planned: datetime | None = None
+    """When the timer runner means to look next; a sooner deadline wakes it."""
+
+    def wake_timers(self, deadline: datetime) -> None:
+        """A commit set ``deadline``: wake the timer runner if it would otherwise sleep past it
+        (most commits set deadlines seconds away and cost the runner nothing)."""
+        if self.timer_planned is None or deadline < self.timer_planned:
+            self.timer_wakeup.set()

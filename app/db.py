@@ -1,0 +1,113 @@
+"""Database plumbing shared by every domain: the declarative base, column types, sessions.
+
+Both SQLite (the embedded default) and PostgreSQL run the same models. Two column types smooth
+over their differences: :class:`UtcDateTime` always hands back an aware UTC datetime (SQLite
+stores naive text), and :data:`JsonColumn` is JSONB on PostgreSQL (indexable) and JSON elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, DateTime, Integer, event, insert
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.types import TypeDecorator
+
+JsonColumn = JSON().with_variant(JSONB(), "postgresql")
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+"""SQLite only autoincrements an INTEGER PRIMARY KEY, PostgreSQL gets 64 bits."""
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """Timezone-aware UTC in Python whatever the database stores."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+async def insert_rows(db: AsyncSession, rows: Sequence[Base]) -> None:
+    """Inserts new model objects with one Core ``executemany``, skipping the unit of work.
+
+    The hot command path writes several rows per command and never reads them back, so the
+    ORM's identity map and ``RETURNING`` of generated ids are pure overhead there. Unset
+    columns take their defaults; every row of one call must be of the same model.
+    """
+    if not rows:
+        return
+    table = rows[0].__table__  # type: ignore[attr-defined]
+    values = []
+    for row in rows:
+        item = {}
+        for column in table.columns:
+            value = getattr(row, column.key)
+            if value is None and (column.primary_key or column.default is not None):
+                continue
+            item[column.key] = value
+        values.append(item)
+    await db.execute(insert(table), values)
+
+
+def make_engine(url: str, pool_size: int = 10) -> AsyncEngine:
+    """An async engine; SQLite gets WAL and a busy timeout so readers never block the writer."""
+    if url.startswith("sqlite"):
+        engine = create_async_engine(url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+
+
+class Database:
+    """The engine and a session factory; one per app, closed at shutdown."""
+
+    def __init__(self, url: str, pool_size: int = 10) -> None:
+        self.url = url
+        self.engine = make_engine(url, pool_size)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    @asynccontextmanager
+    async def session(self) -> AsyncIterator[AsyncSession]:
+        async with self.sessions() as session:
+            yield session
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()

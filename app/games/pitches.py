@@ -1,0 +1,72 @@
+"""Turns a ``pitch`` event's record (keys documented in ``app/engines/interface.py``) into a row."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.games.models import Pitch
+
+_TYPED = (
+    "inning", "half", "offense", "defense", "batter", "batter_card", "pitcher",
+    "balls", "strikes", "outs", "bases", "balls_after", "strikes_after", "outs_after",
+    "bases_after", "dice", "result", "pa_result", "runs", "rbi", "cards", "challenge",
+)
+
+
+def pitch_row(game_id: str, kind: str, seq: int, number: int, record: Mapping[str, Any]) -> Pitch:
+    challenge = record.get("challenge") or {}
+    return Pitch(
+        game_id=game_id,
+        kind=kind,
+        seq=seq,
+        number=number,
+        inning=int(record["inning"]),
+        half=str(record["half"]),
+        offense=str(record["offense"]),
+        defense=str(record["defense"]),
+        batter=int(record["batter"]),
+        batter_card=_opt_str(record.get("batter_card")),
+        pitcher=_opt_str(record.get("pitcher")),
+        balls=int(record["balls"]),
+        strikes=int(record["strikes"]),
+        outs=int(record["outs"]),
+        bases=str(record["bases"]),
+        balls_after=int(record["balls_after"]),
+        strikes_after=int(record["strikes_after"]),
+        outs_after=int(record["outs_after"]),
+        bases_after=str(record["bases_after"]),
+        dice=list(record.get("dice") or []),
+        result=str(record["result"]),
+        pa_result=_opt_str(record.get("pa_result")),
+        runs=int(record.get("runs") or 0),
+        rbi=int(record.get("rbi") or 0),
+        cards=list(record.get("cards") or []),
+        challenge_side=_opt_str(challenge.get("side")),
+        challenge_call=_opt_str(challenge.get("call")),
+        challenge_result=_opt_str(challenge.get("result")),
+        extras={k: v for k, v in record.items() if k not in _TYPED and k != "type"},
+    )
+
+
+def _opt_str(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def pitch_out(row: Pitch) -> dict[str, Any]:
+    """The row as the API returns it: the engine's record keys, plus where it sits in the log."""
+    return {
+        "seq": row.seq, "number": row.number, "inning": row.inning, "half": row.half,
+        "offense": row.offense, "defense": row.defense, "batter": row.batter,
+        "batter_card": row.batter_card, "pitcher": row.pitcher, "balls": row.balls,
+        "strikes": row.strikes, "outs": row.outs, "bases": row.bases,
+        "balls_after": row.balls_after, "strikes_after": row.strikes_after,
+        "outs_after": row.outs_after, "bases_after": row.bases_after, "dice": row.dice,
+        "result": row.result, "pa_result": row.pa_result, "runs": row.runs, "rbi": row.rbi,
+        "cards": row.cards,
+        "challenge": None if row.challenge_side is None else {
+            "side": row.challenge_side, "call": row.challenge_call,
+            "result": row.challenge_result,
+        },
+        "extras": row.extras,
+    }

@@ -1,0 +1,186 @@
+"""A game's lifecycle outside a single command: starting, deadlines, views, reading the log."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.catalog import EngineCatalog
+from app.db import utcnow
+from app.engines.interface import PITCH_EVENT, SIDES, Event, GameEngine, Side
+from app.games.fair_dice import RecordingDice, new_seed
+from app.games.models import DiceDraw, Game, GameEvent, GamePlayer
+from app.games.pitches import pitch_row
+from app.rooms.models import Room, Seat
+
+VIEWERS: tuple[str, ...] = ("home", "away", "spectator")
+"""Keys of the per-viewer parts of a broadcast; ``spectator`` is the public view."""
+
+
+def engine_for(catalog: EngineCatalog, game: Game) -> tuple[GameEngine[Any], RecordingDice]:
+    dice = RecordingDice(game.seed, game.id)
+    return catalog.make(game.kind, dice), dice
+
+
+WINDOW_ACTIONS: dict[str, tuple[str, float]] = {"close_race": ("race_window_ms", 250.0)}
+"""Timeout actions that end a short window the rules define rather than a player's turn: the
+option holding its length in milliseconds and the engine's default (Bottom of the 9th's
+closing window of the run-phase race, design note 2)."""
+
+
+def compute_deadlines(
+    engine: GameEngine[Any], state: Any, timers: dict[str, Any], now: datetime,
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Per side that must act and has a timeout action: when the server acts for it.
+
+    An action whose type mentions ``roll`` runs on the roll timer, a rules window (see
+    :data:`WINDOW_ACTIONS`) on its own length, anything else (a response window, a choice) on
+    the response timer. Deadlines restart after every applied command.
+    """
+    options = options or {}
+    deadlines: dict[str, Any] = {}
+    for side in SIDES:
+        if not engine.legal_actions(state, side):
+            continue
+        action = engine.timeout_action(state, side)
+        if action is None:
+            continue
+        kind = str(action.get("type", ""))
+        if kind in WINDOW_ACTIONS:
+            timer = "window"
+            seconds = float(options.get(WINDOW_ACTIONS[kind][0], WINDOW_ACTIONS[kind][1])) / 1000
+        else:
+            timer = "roll" if "roll" in kind else "response"
+            seconds = float(timers.get(f"{timer}_seconds", 20.0))
+        at = now + timedelta(seconds=seconds)
+        deadlines[side] = {"at": at.isoformat(), "timer": timer}
+    return deadlines
+
+
+def next_deadline(deadlines: dict[str, Any]) -> datetime | None:
+    times = [datetime.fromisoformat(d["at"]) for d in deadlines.values()]
+    return min(times) if times else None
+
+
+def event_row(game_id: str, seq: int, event: Event) -> GameEvent:
+    return GameEvent(
+        game_id=game_id, seq=seq, type=event.type, data=dict(event.data),
+        private={k: dict(v) for k, v in event.private.items()}, created_at=utcnow(),
+    )
+
+
+def stored_event(row: GameEvent) -> dict[str, Any]:
+    """An event as it travels between processes: with private parts, never sent as is."""
+    return {"seq": row.seq, "type": row.type, "data": row.data, "private": row.private}
+
+
+def filter_event(stored: dict[str, Any], side: Side | None) -> dict[str, Any]:
+    event = Event(stored["type"], stored["data"], stored["private"])
+    return event.for_viewer(side)
+
+
+def draw_rows(game_id: str, dice: RecordingDice) -> list[DiceDraw]:
+    return [
+        DiceDraw(game_id=game_id, draw_index=index, n=n, value=value)
+        for index, (n, value) in sorted(dice.draws.items())
+    ]
+
+
+def per_viewer(engine: GameEngine[Any], state: Any, finished: bool) -> dict[str, Any]:
+    """Each viewer's view and legal actions, computed once per commit for all its sockets."""
+    views: dict[str, Any] = {}
+    for viewer in VIEWERS:
+        side: Side | None = None if viewer == "spectator" else viewer  # type: ignore[assignment]
+        legal = [] if finished or side is None else engine.legal_actions(state, side)
+        views[viewer] = {"view": engine.view(state, side), "legal_actions": legal}
+    return views
+
+
+def game_header(game: Game) -> dict[str, Any]:
+    """What every viewer may know about a game besides its view."""
+    return {
+        "game_id": game.id, "room_id": game.room_id, "kind": game.kind, "number": game.number,
+        "status": game.status, "seq": game.seq, "seed_hash": game.seed_hash,
+        "deadlines": game.deadlines, "result": game.result,
+    }
+
+
+def batch(game: Game, events: Sequence[GameEvent], views: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "kind": "game", "game": game_header(game),
+        "events": [stored_event(e) for e in events], "views": views,
+    }
+
+
+async def start_game(
+    db: AsyncSession, catalog: EngineCatalog, room: Room, seats: Iterable[Seat]
+) -> tuple[Game, dict[str, Any]]:
+    """Creates the room's next game (seed committed in its first event); returns its broadcast.
+
+    The caller commits, then publishes the returned message.
+    """
+    seed, seed_hash = new_seed()
+    game = Game(
+        id=secrets.token_hex(8), room_id=room.id, number=room.games_played + 1, kind=room.kind,
+        options=room.options, seed=seed, seed_hash=seed_hash, status="live", version=1,
+        started_at=utcnow(), state={}, deadlines={},
+    )
+    engine, dice = engine_for(catalog, game)
+    start = getattr(engine, "start", None)
+    if callable(start):  # engines that deal at set-up report it (hands dealt privately)
+        state, setup_events = start(room.options)
+    else:
+        state, setup_events = engine.new_game(room.options), []
+    now = utcnow()
+    game.state = engine.to_json(state)
+    game.deadlines = compute_deadlines(engine, state, room.timers, now, room.options)
+    game.next_deadline_at = next_deadline(game.deadlines)
+    game.draw_count = len(dice.draws)
+    opening = Event(
+        "game_start",
+        {"game_id": game.id, "kind": game.kind, "number": game.number, "options": room.options,
+         "seed_hash": game.seed_hash, "hash": "sha256(seed bytes)",
+         "draws": "hmac-sha256(seed, f'{game_id}:{index}'), see /api/games/{id}/fairness"},
+    )
+    rows = [event_row(game.id, i + 1, e) for i, e in enumerate([opening, *setup_events])]
+    game.seq = len(rows)
+    db.add(game)
+    await db.flush()
+    db.add_all(rows)
+    pitches = [r for r in rows if r.type == PITCH_EVENT]
+    db.add_all(
+        pitch_row(game.id, game.kind, r.seq, number, r.data)
+        for number, r in enumerate(pitches, start=1)
+    )
+    db.add_all(draw_rows(game.id, dice))
+    db.add_all(
+        GamePlayer(game_id=game.id, account_id=s.account_id, side=s.side)
+        for s in seats if s.left_at is None
+    )
+    room.current_game_id = game.id
+    room.games_played += 1
+    room.status = "live"
+    await db.flush()
+    return game, batch(game, rows, per_viewer(engine, state, finished=False))
+
+
+async def events_after(db: AsyncSession, game_id: str, after: int, limit: int) -> list[GameEvent]:
+    rows = await db.scalars(
+        select(GameEvent)
+        .where(GameEvent.game_id == game_id, GameEvent.seq > after)
+        .order_by(GameEvent.seq)
+        .limit(limit)
+    )
+    return list(rows)
+
+
+async def snapshot_views(catalog: EngineCatalog, game: Game) -> dict[str, Any]:
+    engine, _dice = engine_for(catalog, game)
+    state = engine.from_json(game.state)
+    return per_viewer(engine, state, finished=game.status != "live")

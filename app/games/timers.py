@@ -1,0 +1,102 @@
+"""Acts for a side whose response window or roll timer ran out.
+
+Deadlines live in the ``games`` row (``deadlines`` and the indexed ``next_deadline_at``), so a
+restarted server, or any one of several processes, finds and honours them. Each timeout goes
+through the one command path with command id ``timeout:<version>:<side>`` and the version it saw:
+when two processes race for the same deadline, one applies it and the other gets a duplicate or a
+stale version, never a second move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import func, select, update
+
+from app.context import ServerContext
+from app.db import utcnow
+from app.errors import ApiError
+from app.games.commands import SERVER_ACTOR, CommandRequest
+from app.games.models import Game
+
+log = logging.getLogger(__name__)
+_EXPECTED = {"stale_version", "game_over", "conflict"}
+
+
+class TimerRunner:
+    def __init__(self, ctx: ServerContext) -> None:
+        self.ctx = ctx
+
+    async def run_forever(self) -> None:
+        """Sleeps until the next known deadline, at most ``timer_tick_seconds`` (so deadlines
+        set by other processes are seen), and wakes early when this process sets one."""
+        while True:
+            pause = self.ctx.settings.timer_tick_seconds
+            try:
+                await self.tick()
+                pause = await self.pause()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the loop must outlive a bad game or a database hiccup
+                log.exception("timer tick failed")
+            self.ctx.timer_wakeup.clear()
+            self.ctx.timer_planned = utcnow() + timedelta(seconds=pause)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.ctx.timer_wakeup.wait(), pause)
+
+    async def pause(self) -> float:
+        async with self.ctx.db.session() as db:
+            soonest = await db.scalar(
+                select(func.min(Game.next_deadline_at)).where(Game.status == "live")
+            )
+        longest = self.ctx.settings.timer_tick_seconds
+        if soonest is None:
+            return longest
+        if soonest.tzinfo is None:
+            soonest = soonest.replace(tzinfo=UTC)
+        return min(longest, max(0.0, (soonest - utcnow()).total_seconds()))
+
+    async def tick(self) -> int:
+        """Applies every due timeout once; returns how many were applied."""
+        now = utcnow()
+        async with self.ctx.db.session() as db:
+            due = (
+                await db.execute(
+                    select(Game.id, Game.version, Game.deadlines)
+                    .where(Game.status == "live", Game.next_deadline_at <= now)
+                    .order_by(Game.next_deadline_at)
+                    .limit(200)
+                )
+            ).all()
+        applied = 0
+        for game_id, version, deadlines in due:
+            for side, deadline in sorted(deadlines.items(), key=lambda kv: kv[1]["at"]):
+                if datetime.fromisoformat(deadline["at"]) > now:
+                    continue
+                request = CommandRequest(
+                    game_id=game_id, actor=SERVER_ACTOR, side=side,
+                    command_id=f"timeout:{version}:{side}", kind="timeout",
+                    expected_version=version,
+                )
+                try:
+                    await self.ctx.commands.submit(request)
+                    applied += 1
+                except ApiError as exc:
+                    if exc.code not in _EXPECTED:
+                        log.warning("timeout for %s/%s failed: %s", game_id, side, exc.code)
+                        await self._drop_deadlines(game_id, version)
+                break  # the version moved: the other side's deadline waits for the next tick
+        return applied
+
+    async def _drop_deadlines(self, game_id: str, version: int) -> None:
+        """A deadline the engine cannot act on would be retried every tick; forget it."""
+        async with self.ctx.db.session() as db:
+            await db.execute(
+                update(Game)
+                .where(Game.id == game_id, Game.version == version)
+                .values(deadlines={}, next_deadline_at=None)
+            )
+            await db.commit()

@@ -1,0 +1,130 @@
+"""Read endpoints: a game's summary, pitches, events (filtered), fairness; standings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query
+from sqlalchemy import func, select
+
+from app.accounts.models import Account
+from app.deps import Db, MaybeAccount
+from app.engines.dice import hmac_below
+from app.engines.interface import Side, parse_side
+from app.errors import ApiError
+from app.games import service, stats
+from app.games.models import DiceDraw, Game, GamePlayer, Pitch
+from app.games.pitches import pitch_out
+from app.games.schemas import Fairness, GameSummary, PlayerLine, PlayerPage
+from app.rooms.models import Seat
+
+router = APIRouter(prefix="/api", tags=["games"])
+
+ALGORITHM = (
+    "seed_hash = sha256(bytes.fromhex(seed)). Draw i of range n: digest = "
+    "HMAC-SHA256(key=bytes.fromhex(seed), msg=f'{game_id}:{i}'); read eight 4-byte big-endian "
+    "candidates; the first below 2**32 - 2**32 % n, modulo n, is the value; if none is, "
+    "repeat with msg f'{game_id}:{i}:1', ':2', ... (app.engines.dice.hmac_below)."
+)
+
+
+async def _game(db: Db, game_id: str) -> Game:
+    game = await db.get(Game, game_id)
+    if game is None:
+        raise ApiError("not_found", "no such game", 404)
+    return game
+
+
+@router.get("/games/{game_id}", response_model=GameSummary)
+async def game_summary(game_id: str, db: Db) -> GameSummary:
+    game = await _game(db, game_id)
+    lines, runs = await stats.line_score(db, game)
+    players: dict[str, list[str]] = {"home": [], "away": []}
+    for name, side in (
+        await db.execute(
+            select(Account.name, GamePlayer.side)
+            .join(GamePlayer, GamePlayer.account_id == Account.id)
+            .where(GamePlayer.game_id == game.id)
+            .order_by(Account.name)
+        )
+    ).all():
+        players.setdefault(side, []).append(name)
+    pitches = await db.scalar(select(func.count()).where(Pitch.game_id == game.id)) or 0
+    return GameSummary(
+        id=game.id, room_id=game.room_id, kind=game.kind, number=game.number,
+        status=game.status, options=game.options, seq=game.seq, seed_hash=game.seed_hash,
+        result=game.result, players=players, line_score=lines,  # type: ignore[arg-type]
+        runs=runs, pitches=pitches, started_at=game.started_at, finished_at=game.finished_at,
+    )
+
+
+@router.get("/games/{game_id}/pitches")
+async def game_pitches(game_id: str, db: Db) -> list[dict[str, Any]]:
+    """One row per pitch, in order, with the engine's record keys."""
+    game = await _game(db, game_id)
+    rows = await db.scalars(select(Pitch).where(Pitch.game_id == game.id).order_by(Pitch.seq))
+    return [pitch_out(row) for row in rows]
+
+
+@router.get("/games/{game_id}/events")
+async def game_events(
+    game_id: str, db: Db, account: MaybeAccount,
+    after: int = Query(0, ge=0), limit: int = Query(500, ge=1, le=5000),
+) -> dict[str, Any]:
+    """The log as the caller may see it: its side's view when seated in the room, else the
+    spectators' view."""
+    game = await _game(db, game_id)
+    side: Side | None = None
+    if account is not None:
+        seat_side = await db.scalar(
+            select(Seat.side).where(
+                Seat.room_id == game.room_id, Seat.account_id == account.id,
+                Seat.left_at.is_(None),
+            )
+        )
+        side = parse_side(seat_side) if seat_side else None
+    rows = await service.events_after(db, game.id, after, limit)
+    return {
+        "game_id": game.id, "viewer": side or "spectator", "seq": game.seq,
+        "events": [
+            {"seq": r.seq, "event": service.filter_event(service.stored_event(r), side)}
+            for r in rows
+        ],
+    }
+
+
+@router.get("/games/{game_id}/fairness", response_model=Fairness)
+async def fairness(game_id: str, db: Db) -> Fairness:
+    """The commitment always; the seed and every draw once the game is over (draws include
+    deck shuffles, so they stay secret while the game is on)."""
+    game = await _game(db, game_id)
+    over = game.status != "live"
+    draws = []
+    if over:
+        rows = await db.scalars(
+            select(DiceDraw).where(DiceDraw.game_id == game.id).order_by(DiceDraw.draw_index)
+        )
+        draws = [{"index": r.draw_index, "n": r.n, "value": r.value} for r in rows]
+    return Fairness(
+        game_id=game.id, seed_hash=game.seed_hash, seed=game.seed if over else None,
+        algorithm=ALGORITHM, draw_count=game.draw_count, draws=draws,  # type: ignore[arg-type]
+    )
+
+
+def verify_draws(seed_hex: str, game_id: str, draws: list[dict[str, int]]) -> bool:
+    """What the fairness page does; the tests use it too."""
+    seed = bytes.fromhex(seed_hex)
+    return all(hmac_below(seed, game_id, d["index"], d["n"]) == d["value"] for d in draws)
+
+
+@router.get("/leaderboard", response_model=list[PlayerLine], tags=["stats"])
+async def leaderboard(db: Db, limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
+    return await stats.leaderboard(db, limit)
+
+
+@router.get("/players/{name}", response_model=PlayerPage, tags=["stats"])
+async def player(name: str, db: Db) -> dict[str, Any]:
+    account = await db.scalar(select(Account).where(Account.name_key == name.casefold()))
+    if account is None:
+        raise ApiError("not_found", "no such player", 404)
+    return await stats.player_page(db, account)

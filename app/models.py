@@ -1,0 +1,20 @@
+"""Imports every model so ``Base.metadata`` is complete (Alembic and tests rely on it)."""
+
+from app.accounts.models import Account, DeviceSession
+from app.db import Base
+from app.games.models import Command, DiceDraw, Game, GameEvent, GamePlayer, Pitch
+from app.rooms.models import Room, Seat
+
+__all__ = [
+    "Account",
+    "Base",
+    "Command",
+    "DeviceSession",
+    "DiceDraw",
+    "Game",
+    "GameEvent",
+    "GamePlayer",
+    "Pitch",
+    "Room",
+    "Seat",
+]

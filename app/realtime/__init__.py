@@ -1,0 +1,1 @@
+"""The WebSocket side: connections, per-viewer fan-out, rate limits."""

@@ -1,0 +1,318 @@
+"""One WebSocket watching one room: a player of a side, or a spectator.
+
+Each connection remembers the game and the last sequence number it sent. Broadcasts carry every
+event with its private parts; the connection sends each event through ``Event.for_viewer`` for
+its own side, then the view and legal actions of that side only. When a broadcast does not
+follow on from what was sent (a gap, another process, a slow socket) the connection reads the
+missing events from the database instead, so a socket never skips or repeats an event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from sqlalchemy import select
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from app.accounts.service import account_for_token
+from app.context import ServerContext
+from app.engines.interface import Side
+from app.errors import ApiError
+from app.games import service
+from app.games.commands import CommandRequest
+from app.games.models import Game
+from app.realtime import messages
+from app.realtime.ratelimit import TokenBucket
+from app.rooms.models import Room, Seat
+
+POLICY_VIOLATION = 1008
+log = logging.getLogger(__name__)
+
+
+class RoomConnection:
+    def __init__(self, ctx: ServerContext, ws: WebSocket, room_id: str) -> None:
+        self.ctx = ctx
+        self.ws = ws
+        self.room_id = room_id
+        self.account_id: str | None = None
+        self.side: Side | None = None
+        self.game_id: str | None = None
+        self.seq = 0
+        self._send_lock = asyncio.Lock()
+        settings = ctx.settings
+        self.bucket = TokenBucket(settings.ws_rate_per_second, settings.ws_rate_burst)
+
+    @property
+    def viewer(self) -> str:
+        return self.side or "spectator"
+
+    async def run(self) -> None:
+        origin = self.ws.headers.get("origin")
+        if origin is not None and origin not in self.ctx.settings.ws_allowed_origins:
+            await self.ws.close(POLICY_VIOLATION, "origin not allowed")
+            return
+        await self.ws.accept()
+        try:
+            hello = await self._hello()
+        except ApiError as exc:
+            await self.send_error(exc)
+            await self.ws.close(POLICY_VIOLATION, exc.code)
+            return
+        except (WebSocketDisconnect, TimeoutError):
+            with contextlib.suppress(Exception):
+                await self.ws.close(POLICY_VIOLATION, "hello expected")
+            return
+        subscription = self.ctx.broadcaster.subscribe(self.room_id)
+        tasks: list[asyncio.Task[None]] = []
+        try:
+            if self.account_id is not None:
+                await self.ctx.presence.connected(self.room_id, self.account_id)
+            await self.send(self._welcome())
+            await self.catch_up(hello["last_seq"], hello.get("game_id"))
+            tasks.append(asyncio.create_task(self._pump(subscription)))
+            await self._read_loop()
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            subscription.close()
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(BaseException):
+                    await task
+            if self.account_id is not None:
+                with contextlib.suppress(Exception):
+                    await self.ctx.presence.disconnected(self.room_id, self.account_id)
+
+    # --- the first message -------------------------------------------------------------------
+
+    async def _hello(self) -> dict[str, Any]:
+        frame = await asyncio.wait_for(
+            self.ws.receive(), self.ctx.settings.ws_hello_timeout_seconds
+        )
+        if frame["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(frame.get("code", 1000))
+        text = frame.get("text")
+        if text is None:
+            raise ApiError("bad_message", "send JSON text frames, not binary")
+        hello = messages.parse(text, self.ctx.settings.ws_max_message_bytes)
+        if hello["type"] != "hello":
+            raise ApiError("hello_required", "the first message must be a hello")
+        hello["last_seq"] = messages.optional_seq(hello, "last_seq")
+        token = hello.get("token")
+        async with self.ctx.db.session() as db:
+            room = await db.get(Room, self.room_id)
+            if room is None:
+                raise ApiError("not_found", "no such room", 404)
+            if token is not None:
+                if not isinstance(token, str):
+                    raise ApiError("bad_token", "token must be a string", 401)
+                account = await account_for_token(db, token)
+                if account is None:
+                    raise ApiError("bad_token", "unknown or ended session", 401)
+                self.account_id = account.id
+                await db.commit()
+            await self._load_side(db)
+        return hello
+
+    async def _load_side(self, db: Any) -> None:
+        if self.account_id is None:
+            self.side = None
+            return
+        side = await db.scalar(
+            select(Seat.side).where(
+                Seat.room_id == self.room_id,
+                Seat.account_id == self.account_id,
+                Seat.left_at.is_(None),
+            )
+        )
+        self.side = side
+
+    def _welcome(self) -> dict[str, Any]:
+        return {
+            "type": "welcome", "room_id": self.room_id, "account_id": self.account_id,
+            "side": self.side, "limits": {
+                "max_message_bytes": self.ctx.settings.ws_max_message_bytes,
+                "rate_per_second": self.ctx.settings.ws_rate_per_second,
+                "burst": self.ctx.settings.ws_rate_burst,
+            },
+        }
+
+    # --- sending -----------------------------------------------------------------------------
+
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self._send_lock:
+            if self.ws.application_state == WebSocketState.CONNECTED:
+                await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+
+    async def send_error(self, exc: ApiError, command: str | None = None) -> None:
+        body: dict[str, Any] = {"type": "error", "code": exc.code, "message": exc.message}
+        if command is not None:
+            body["id"] = command
+        await self.send(body)
+
+    async def catch_up(self, last_seq: int | None, game_id: object = None) -> None:
+        """Replays what this viewer missed after ``last_seq``, or sends a snapshot."""
+        async with self.ctx.db.session() as db:
+            room = await db.get(Room, self.room_id)
+            game_key = room.current_game_id if room else None
+            game = await db.get(Game, game_key) if game_key else None
+            if game is None:
+                return
+            header = service.game_header(game)
+            same_game = game_id is None or game_id == game.id
+            if last_seq is not None and same_game and last_seq > game.seq:
+                await self.send_error(
+                    ApiError("stale_seq", f"no event {last_seq} yet; here is a snapshot")
+                )
+                last_seq = None
+            replay = (
+                last_seq is not None and same_game
+                and game.seq - last_seq <= self.ctx.settings.ws_replay_limit
+            )
+            views = await service.snapshot_views(self.ctx.catalog, game)
+            mine = views[self.viewer]
+            if not replay:
+                self.game_id, self.seq = game.id, game.seq
+                await self.send({"type": "snapshot", "seq": game.seq, "game": header, **mine})
+                return
+            assert last_seq is not None
+            rows = await service.events_after(db, game.id, last_seq, game.seq - last_seq)
+        self.game_id = game.id
+        for row in rows:
+            await self._send_event(game.id, service.stored_event(row))
+        self.seq = game.seq
+        await self.send({"type": "state", "seq": game.seq, "game": header, **mine})
+
+    async def _send_event(self, game_id: str, stored: dict[str, Any]) -> None:
+        side = self.side
+        await self.send({
+            "type": "event", "game_id": game_id, "seq": stored["seq"],
+            "event": service.filter_event(stored, side),
+        })
+
+    async def _on_game(self, message: dict[str, Any]) -> None:
+        header = message["game"]
+        events = message["events"]
+        if header["game_id"] != self.game_id:
+            if not (events and events[0]["seq"] == 1):
+                await self.catch_up(None)
+                return
+            self.game_id, self.seq = header["game_id"], 0
+        fresh = [e for e in events if e["seq"] > self.seq]
+        if header["seq"] <= self.seq:
+            return
+        if not fresh or fresh[0]["seq"] != self.seq + 1:
+            await self.catch_up(self.seq, self.game_id)
+            return
+        for stored in fresh:
+            await self._send_event(header["game_id"], stored)
+        self.seq = header["seq"]
+        await self.send(
+            {"type": "state", "seq": header["seq"], "game": header, **message["views"][self.viewer]}
+        )
+
+    async def _pump(self, subscription: Any) -> None:
+        try:
+            while True:
+                message = await subscription.get()
+                if subscription.overflowed:
+                    subscription.overflowed = False
+                    await self.catch_up(self.seq, self.game_id)
+                    continue
+                if message.get("kind") == "seats":
+                    before = self.side
+                    async with self.ctx.db.session() as db:
+                        await self._load_side(db)
+                    if self.side != before:
+                        await self.send({"type": "seat", "side": self.side})
+                        await self.catch_up(None)
+                elif message.get("kind") == "game":
+                    await self._on_game(message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            with contextlib.suppress(Exception):
+                await self.ws.close(1011, "send failed")
+
+    # --- receiving ---------------------------------------------------------------------------
+
+    async def _read_loop(self) -> None:
+        while True:
+            frame = await self.ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            if not self.bucket.take():
+                await self.ws.close(POLICY_VIOLATION, "rate limit")
+                return
+            text = frame.get("text")
+            command: str | None = None
+            try:
+                if text is None:
+                    raise ApiError("bad_message", "send JSON text frames, not binary")
+                message = messages.parse(text, self.ctx.settings.ws_max_message_bytes)
+                raw_id = message.get("id")
+                command = raw_id if isinstance(raw_id, str) else None
+                await self._handle(message)
+            except ApiError as exc:
+                await self.send_error(exc, command)
+            except (WebSocketDisconnect, asyncio.CancelledError):
+                raise
+            except Exception:
+                # A bug or a database hiccup must not take the socket down: nothing was
+                # committed (the command path commits last), so the client may try again.
+                log.exception("message from %s in room %s failed", self.viewer, self.room_id)
+                await self.send_error(
+                    ApiError("internal", "the server could not handle that; try again", 500),
+                    command,
+                )
+
+    async def _handle(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "ping":
+            await self.send({"type": "pong"})
+        elif kind == "hello":
+            raise ApiError("bad_message", "already greeted; send sync to catch up")
+        elif kind == "sync":
+            await self.catch_up(messages.optional_seq(message, "last_seq"), message.get("game_id"))
+        elif kind in ("action", "claim"):
+            await self._command(message, kind)
+
+    async def _current_game_id(self) -> str:
+        async with self.ctx.db.session() as db:
+            room = await db.get(Room, self.room_id)
+            game_id = room.current_game_id if room else None
+        if game_id is None:
+            raise ApiError("no_game", "no game has started in this room", 409)
+        return game_id
+
+    async def _command(self, message: dict[str, Any], kind: str) -> None:
+        command = messages.command_id(message)
+        if self.side is None or self.account_id is None:
+            raise ApiError("spectator", "spectators cannot act; join a side first", 403)
+        action = messages.action_body(message) if kind == "action" else None
+        expected = messages.optional_seq(message, "seq")
+        game_id = self.game_id or await self._current_game_id()
+
+        def request(game: str) -> CommandRequest:
+            assert self.side is not None and self.account_id is not None
+            return CommandRequest(
+                game_id=game, actor=self.account_id, side=self.side,
+                command_id=command, kind="action" if kind == "action" else "claim",
+                action=action, expected_seq=expected,
+            )
+
+        try:
+            response = await self.ctx.commands.submit(request(game_id))
+        except ApiError as exc:
+            # This socket may not have heard of a rematch yet (another process started it).
+            current = await self._current_game_id() if exc.code == "game_over" else game_id
+            if current == game_id:
+                raise
+            game_id = current
+            response = await self.ctx.commands.submit(request(game_id))
+        await self.send({"type": "ack", "id": command, "game_id": game_id, **response})

@@ -1,0 +1,1 @@
+"""Rooms (a table where games are played), their options and seats."""

@@ -1,0 +1,49 @@
+"""Rooms and seats. A seat is a credential: only its holder may act for its side."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.db import Base, JsonColumn, UtcDateTime, utcnow
+
+
+class Room(Base):
+    __tablename__ = "rooms"
+    __table_args__ = (Index("ix_rooms_lobby", "private", "status", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JsonColumn)
+    """The engine's game options, as validated by pydantic and then by ``new_game``."""
+    teams: Mapped[dict[str, Any]] = mapped_column(JsonColumn, default=dict)
+    """Team names and colours: presentation, never passed to the engine."""
+    timers: Mapped[dict[str, Any]] = mapped_column(JsonColumn)
+    private: Mapped[bool] = mapped_column(default=False)
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    """open (waiting for both sides), live (a game is on), finished (last game over)."""
+    created_by: Mapped[str] = mapped_column(ForeignKey("accounts.id"))
+    current_game_id: Mapped[str | None] = mapped_column(String(32))
+    games_played: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class Seat(Base):
+    """One person on one side of a room. ``left_at`` keeps the row so presence stays honest."""
+
+    __tablename__ = "seats"
+    __table_args__ = (
+        UniqueConstraint("room_id", "account_id", name="uq_seats_room_account"),
+        Index("ix_seats_account", "account_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    side: Mapped[str] = mapped_column(String(8))
+    joined_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    last_seen_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    left_at: Mapped[datetime | None] = mapped_column(UtcDateTime)

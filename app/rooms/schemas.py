@@ -1,0 +1,103 @@
+"""Room options as the API accepts them.
+
+Pydantic checks shapes and ranges here; the engine's ``new_game`` then checks that the options
+make a game it can play. Keys this model does not know are passed to the engine unchanged (each
+engine documents its own options in ``docs/rules/``, e.g. Bottom of the 9th's ``mode``,
+``setup``, ``race``), so a new engine option needs no server change; values must be plain JSON
+(or short lists of plain values). Team names and colours stay with the room: engines never see
+them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+SideName = Literal["home", "away"]
+Colour = Field(None, pattern=r"^#[0-9a-fA-F]{6}$")
+
+
+TEAM_KEYS = ("home_name", "away_name", "home_color", "away_color")
+_PLAIN = (str, int, float, bool, type(None))
+
+
+class GameOptions(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    home_name: str | None = Field(None, min_length=1, max_length=24)
+    away_name: str | None = Field(None, min_length=1, max_length=24)
+    home_color: str | None = Colour
+    away_color: str | None = Colour
+    innings: Literal[3, 5, 7, 9] | None = None
+    tier: Literal["lite", "lite-extended", "pro"] | None = None
+    bats_first: SideName | None = None
+    fast_play: bool | None = Field(
+        None, description="Skip response windows nobody can use (leaks timing; see NOTES)"
+    )
+
+    @model_validator(mode="after")
+    def _plain_extras(self) -> GameOptions:
+        for key, value in (self.model_extra or {}).items():
+            values = value if isinstance(value, list) and len(value) <= 20 else [value]
+            if len(key) > 40 or not all(isinstance(v, _PLAIN) for v in values):
+                raise ValueError(f"option {key!r} must be a short key with a plain value")
+        return self
+
+    def for_engine(self) -> dict[str, Any]:
+        """Everything but the team names and colours, which are the server's, not the rules'."""
+        return self.model_dump(exclude_none=True, exclude=set(TEAM_KEYS))
+
+    def teams(self) -> dict[str, Any]:
+        return self.model_dump(exclude_none=True, include=set(TEAM_KEYS))
+
+
+class Timers(BaseModel):
+    """Seconds before the server acts for a side; unset ones take the server's defaults
+    (``DEFAULT_RESPONSE_SECONDS``, ``DEFAULT_ROLL_SECONDS``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    response_seconds: float | None = Field(None, ge=0.2, le=600)
+    roll_seconds: float | None = Field(None, ge=0.2, le=600)
+
+
+class RoomCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str = Field(description="base-on-board or bottom-of-the-9th")
+    options: GameOptions = Field(default_factory=GameOptions)
+    timers: Timers = Field(default_factory=Timers)
+    private: bool = Field(False, description="Private rooms are reachable by invite link only")
+    side: SideName | None = Field(None, description="Seat the creator on this side")
+
+
+class JoinRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    side: SideName
+
+
+class SeatOut(BaseModel):
+    account_id: str
+    name: str
+    side: SideName
+    joined_at: datetime
+
+
+class RoomOut(BaseModel):
+    id: str
+    kind: str
+    options: dict[str, Any]
+    teams: dict[str, Any]
+    timers: dict[str, Any]
+    private: bool
+    status: Literal["open", "live", "finished"]
+    created_by: str
+    invite_link: str
+    ws_url: str
+    current_game_id: str | None
+    games_played: int
+    seats: list[SeatOut]
+    created_at: datetime

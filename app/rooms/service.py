@@ -1,0 +1,139 @@
+"""Creating rooms, taking and leaving seats, starting games and rematches.
+
+A game starts by itself as soon as both sides hold at least one member; a rematch starts the
+next game in the same room, with the same seats and options, once the last one is over.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.accounts.models import Account
+from app.catalog import EngineCatalog
+from app.db import utcnow
+from app.engines.interface import EngineError
+from app.errors import ApiError
+from app.games.fair_dice import RecordingDice, new_seed
+from app.games.models import GamePlayer
+from app.games.service import start_game
+from app.rooms.models import Room, Seat
+from app.rooms.schemas import RoomCreate
+from app.settings import Settings
+
+
+def check_options(catalog: EngineCatalog, kind: str, options: dict[str, Any]) -> None:
+    """Lets the engine refuse options by starting a throw-away game with them."""
+    if kind not in catalog.kinds:
+        raise ApiError("unknown_kind", f"unknown game kind {kind!r}; one of {catalog.kinds}", 422)
+    try:
+        catalog.make(kind, RecordingDice(new_seed()[0], "options-check")).new_game(options)
+    except EngineError as exc:
+        raise ApiError("invalid_options", str(exc), 422) from exc
+
+
+async def create_room(
+    db: AsyncSession, catalog: EngineCatalog, settings: Settings, account: Account,
+    body: RoomCreate,
+) -> Room:
+    options = body.options.for_engine()
+    timers = {
+        "response_seconds": body.timers.response_seconds or settings.default_response_seconds,
+        "roll_seconds": body.timers.roll_seconds or settings.default_roll_seconds,
+    }
+    check_options(catalog, body.kind, options)
+    room = Room(
+        id=secrets.token_urlsafe(9), kind=body.kind, options=options,
+        teams=body.options.teams(),
+        timers=timers, private=body.private, status="open",
+        created_by=account.id, created_at=utcnow(), games_played=0,
+    )
+    db.add(room)
+    await db.flush()
+    return room
+
+
+async def get_room(db: AsyncSession, room_id: str, for_update: bool = False) -> Room:
+    """``for_update`` locks the row (PostgreSQL) so two joins cannot both, or neither, start
+    the game; SQLite serialises writers by itself."""
+    room = await db.get(Room, room_id, with_for_update=for_update or None)
+    if room is None:
+        raise ApiError("not_found", "no such room", 404)
+    return room
+
+
+async def active_seats(db: AsyncSession, room_id: str) -> list[Seat]:
+    rows = await db.scalars(
+        select(Seat).where(Seat.room_id == room_id, Seat.left_at.is_(None)).order_by(Seat.id)
+    )
+    return list(rows)
+
+
+async def join(
+    db: AsyncSession, catalog: EngineCatalog, room: Room, account: Account, side: str
+) -> dict[str, Any] | None:
+    """Seats ``account`` on ``side`` (moving it if seated elsewhere in the room).
+
+    Returns the broadcast of a game this join started, for the caller to publish after commit.
+    """
+    seat = await db.scalar(
+        select(Seat).where(Seat.room_id == room.id, Seat.account_id == account.id)
+    )
+    now = utcnow()
+    if seat is None:
+        seat = Seat(room_id=room.id, account_id=account.id, side=side, joined_at=now,
+                    last_seen_at=now)
+        db.add(seat)
+    else:
+        if room.status == "live" and seat.left_at is None and seat.side != side:
+            raise ApiError("game_live", "cannot change sides during a game", 409)
+        seat.side, seat.left_at, seat.last_seen_at = side, None, now
+    await db.flush()
+    if room.status == "live" and room.current_game_id:
+        existing = await db.get(GamePlayer, (room.current_game_id, account.id))
+        if existing is None:
+            db.add(GamePlayer(game_id=room.current_game_id, account_id=account.id, side=side))
+        return None
+    if room.status == "open":
+        return await _maybe_start(db, catalog, room)
+    return None
+
+
+async def _maybe_start(
+    db: AsyncSession, catalog: EngineCatalog, room: Room
+) -> dict[str, Any] | None:
+    seats = await active_seats(db, room.id)
+    if {s.side for s in seats} >= {"home", "away"}:
+        _game, message = await start_game(db, catalog, room, seats)
+        return message
+    return None
+
+
+async def leave(db: AsyncSession, room: Room, account: Account) -> None:
+    seat = await db.scalar(
+        select(Seat).where(
+            Seat.room_id == room.id, Seat.account_id == account.id, Seat.left_at.is_(None)
+        )
+    )
+    if seat is None:
+        raise ApiError("not_seated", "you have no seat in this room", 409)
+    now = utcnow()
+    seat.left_at = now
+    seat.last_seen_at = now
+
+
+async def rematch(
+    db: AsyncSession, catalog: EngineCatalog, room: Room, account: Account
+) -> dict[str, Any]:
+    seats = await active_seats(db, room.id)
+    if account.id not in {s.account_id for s in seats}:
+        raise ApiError("not_seated", "only a seated player may ask for a rematch", 403)
+    if room.status != "finished":
+        raise ApiError("game_live", "the current game is not over", 409)
+    if {s.side for s in seats} < {"home", "away"}:
+        raise ApiError("side_empty", "both sides need a member for a rematch", 409)
+    _game, message = await start_game(db, catalog, room, seats)
+    return message

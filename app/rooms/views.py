@@ -1,0 +1,114 @@
+"""``/api/rooms``: create, lobby, details, join a side, leave, rematch.
+
+Spectating needs no call here: open ``/ws/rooms/{id}`` without a token.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.accounts.models import Account
+from app.context import ServerContext
+from app.deps import Ctx, CurrentAccount, Db
+from app.rooms import service
+from app.rooms.models import Room, Seat
+from app.rooms.schemas import JoinRequest, RoomCreate, RoomOut, SeatOut
+
+router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+
+
+async def room_out(ctx: ServerContext, db: AsyncSession, room: Room) -> RoomOut:
+    rows = await db.execute(
+        select(Seat, Account.name)
+        .join(Account, Account.id == Seat.account_id)
+        .where(Seat.room_id == room.id, Seat.left_at.is_(None))
+        .order_by(Seat.id)
+    )
+    base = ctx.settings.public_url.rstrip("/")
+    ws_base = base.replace("http", "ws", 1)
+    return RoomOut(
+        id=room.id, kind=room.kind, options=room.options, teams=room.teams,
+        timers=room.timers,
+        private=room.private, status=room.status,  # type: ignore[arg-type]
+        created_by=room.created_by, invite_link=f"{base}/rooms/{room.id}",
+        ws_url=f"{ws_base}/ws/rooms/{room.id}", current_game_id=room.current_game_id,
+        games_played=room.games_played,
+        seats=[
+            SeatOut(account_id=s.account_id, name=name, side=s.side,  # type: ignore[arg-type]
+                    joined_at=s.joined_at)
+            for s, name in rows.all()
+        ],
+        created_at=room.created_at,
+    )
+
+
+async def _commit_and_publish(
+    ctx: ServerContext, db: AsyncSession, room_id: str, game_message: dict[str, Any] | None
+) -> None:
+    """Commit first, then tell the room's sockets: seats changed (they re-check their side),
+    and a game started, if one did."""
+    await db.commit()
+    await ctx.broadcaster.publish(room_id, {"kind": "seats", "room_id": room_id})
+    if game_message is not None:
+        await ctx.broadcaster.publish(room_id, game_message)
+
+
+@router.post("", response_model=RoomOut, status_code=201)
+async def create_room(body: RoomCreate, ctx: Ctx, db: Db, account: CurrentAccount) -> RoomOut:
+    room = await service.create_room(db, ctx.catalog, ctx.settings, account, body)
+    message = None
+    if body.side is not None:
+        message = await service.join(db, ctx.catalog, room, account, body.side)
+    await _commit_and_publish(ctx, db, room.id, message)
+    return await room_out(ctx, db, room)
+
+
+@router.get("", response_model=list[RoomOut])
+async def lobby(ctx: Ctx, db: Db, kind: str | None = None, limit: int = 50) -> list[RoomOut]:
+    """Public rooms that are open (waiting for players) or live (watchable), newest first."""
+    query = (
+        select(Room)
+        .where(Room.private.is_(False), Room.status.in_(("open", "live")))
+        .order_by(Room.created_at.desc())
+        .limit(max(1, min(limit, 200)))
+    )
+    if kind is not None:
+        query = query.where(Room.kind == kind)
+    return [await room_out(ctx, db, room) for room in await db.scalars(query)]
+
+
+@router.get("/{room_id}", response_model=RoomOut)
+async def room_details(room_id: str, ctx: Ctx, db: Db) -> RoomOut:
+    return await room_out(ctx, db, await service.get_room(db, room_id))
+
+
+@router.post("/{room_id}/join", response_model=RoomOut)
+async def join(
+    room_id: str, body: JoinRequest, ctx: Ctx, db: Db, account: CurrentAccount
+) -> RoomOut:
+    """Takes a seat on a side; the game starts when both sides have someone."""
+    room = await service.get_room(db, room_id, for_update=True)
+    message = await service.join(db, ctx.catalog, room, account, body.side)
+    await _commit_and_publish(ctx, db, room.id, message)
+    return await room_out(ctx, db, room)
+
+
+@router.post("/{room_id}/leave", response_model=RoomOut)
+async def leave(room_id: str, ctx: Ctx, db: Db, account: CurrentAccount) -> RoomOut:
+    room = await service.get_room(db, room_id, for_update=True)
+    await service.leave(db, room, account)
+    await _commit_and_publish(ctx, db, room.id, None)
+    return await room_out(ctx, db, room)
+
+
+@router.post("/{room_id}/rematch", response_model=RoomOut)
+async def rematch(room_id: str, ctx: Ctx, db: Db, account: CurrentAccount) -> RoomOut:
+    """Starts the next game in the room with the same seats and options."""
+    room = await service.get_room(db, room_id, for_update=True)
+    message = await service.rematch(db, ctx.catalog, room, account)
+    await _commit_and_publish(ctx, db, room.id, message)
+    return await room_out(ctx, db, room)

@@ -1,0 +1,165 @@
+// Lobby: create a room for either game with every option; open and live rooms to join or watch.
+import { get, post, session } from "../api.js";
+import { clear, h } from "../dom.js";
+import { describe, showError } from "../errors.js";
+import { pick, sideName, t } from "../i18n.js";
+import { loadCatalogue } from "../catalogue.js";
+import { navigate } from "../main.js";
+
+export const GAME_NAMES = {
+  "base-on-board": { en: "Base on Board", ko: "베이스 온 보드" },
+  "bottom-of-the-9th": { en: "Bottom of the 9th", ko: "9회말" },
+};
+
+function field(id, label, input) {
+  input.id = id;
+  return h("div", { class: "field" }, h("label", { for: id }, label), input);
+}
+
+function select(name, options, value) {
+  return h("select", { name }, options.map(([v, label]) => h("option", { value: v, selected: v === value }, label)));
+}
+
+function checkbox(id, name, label) {
+  return h("div", { class: "field check" }, h("input", { type: "checkbox", id, name }), h("label", { for: id }, label));
+}
+
+function bobOptions() {
+  return h("fieldset", { id: "options-bob" }, h("legend", {}, pick(GAME_NAMES["base-on-board"])),
+    field("opt-innings", t("lobby.innings"), select("innings", [["3", "3"], ["5", "5"], ["7", "7"], ["9", "9"]], "9")),
+    field("opt-tier", t("lobby.tier"), select("tier", [["pro", "Pro"], ["lite", "Lite"], ["lite-extended", "Lite extended"]], "pro")),
+    field("opt-challenges", t("lobby.challenges"), h("input", { name: "challenges", type: "number", min: 0, max: 5, value: 1 })),
+    field("opt-extra", t("lobby.extra_innings"), h("input", { name: "extra_innings", type: "number", min: 0, max: 9, value: 3 })),
+    field("opt-bats-first", t("lobby.bats_first"), select("bats_first", [["away", sideName("away")], ["home", sideName("home")]], "away")),
+    checkbox("opt-fast-play", "fast_play", t("lobby.fast_play")));
+}
+
+function ninthOptions(challenges) {
+  const ids = Object.values(challenges || {});
+  return h("fieldset", { id: "options-ninth" }, h("legend", {}, pick(GAME_NAMES["bottom-of-the-9th"])),
+    field("opt-mode", t("lobby.mode"), select("mode", [["versus", t("lobby.versus")], ["solo", t("lobby.solo")]], "versus")),
+    field("opt-solo-side", t("lobby.solo_side"), select("solo_side", [["home", sideName("home")], ["away", sideName("away")]], "home")),
+    field("opt-challenge", t("lobby.challenge"), select("challenge", [["", "—"], ...ids.map((c) => [c.id, `${c.id} · ${pick(c.name)}`])], "")),
+    field("opt-race", t("lobby.race"), select("race", [["realtime", t("lobby.race_realtime")], ["turns", t("lobby.race_turns")]], "realtime")),
+    field("opt-race-window", t("lobby.race_window"), h("input", { name: "race_window_ms", type: "number", min: 0, max: 2000, value: 250 })),
+    field("opt-setup", t("lobby.setup"), select("setup", [["choose", t("lobby.setup_choose")], ["random", t("lobby.setup_random")]], "choose")),
+    h("p", { class: "hint" }, t("b9.outs_to_win")));
+}
+
+function readOptions(form, kind) {
+  const data = new FormData(form);
+  const options = {};
+  for (const key of ["home_name", "away_name"]) if (data.get(key)) options[key] = data.get(key);
+  for (const key of ["home_color", "away_color"]) if (data.get(key)) options[key] = data.get(key);
+  if (kind === "base-on-board") {
+    options.innings = Number(data.get("innings"));
+    options.tier = data.get("tier");
+    options.bats_first = data.get("bats_first");
+    options.challenges = Number(data.get("challenges"));
+    options.extra_innings = Number(data.get("extra_innings"));
+    if (data.get("fast_play")) options.fast_play = true;
+  } else {
+    options.mode = data.get("mode");
+    options.race = data.get("race");
+    options.race_window_ms = Number(data.get("race_window_ms"));
+    if (options.mode === "solo") {
+      options.solo_side = data.get("solo_side");
+      if (data.get("challenge")) options.challenge = data.get("challenge");
+    }
+    if (!options.challenge) options.setup = data.get("setup");
+  }
+  return options;
+}
+
+export function lobbyPage(app) {
+  const me = session();
+  const list = h("div", { id: "rooms", "aria-live": "polite" }, t("common.loading"));
+  const formError = h("p", { class: "form-error", role: "alert" });
+  const optionsBox = h("div");
+  const kind = select("kind", Object.entries(GAME_NAMES).map(([k, v]) => [k, pick(v)]), "base-on-board");
+  kind.id = "kind";
+  let challenges = {};
+
+  function showOptions() {
+    clear(optionsBox, kind.value === "base-on-board" ? bobOptions() : ninthOptions(challenges));
+  }
+  kind.addEventListener("change", showOptions);
+  loadCatalogue("bottom-of-the-9th").then((cat) => { challenges = cat.challenges; if (kind.value !== "base-on-board") showOptions(); }).catch(() => {});
+  showOptions();
+
+  async function create(event) {
+    event.preventDefault();
+    formError.textContent = "";
+    const form = event.target;
+    const data = new FormData(form);
+    const body = { kind: kind.value, options: readOptions(form, kind.value), private: Boolean(data.get("private")) };
+    if (data.get("side")) body.side = data.get("side");
+    const timers = {};
+    if (data.get("response_seconds")) timers.response_seconds = Number(data.get("response_seconds"));
+    if (data.get("roll_seconds")) timers.roll_seconds = Number(data.get("roll_seconds"));
+    if (Object.keys(timers).length) body.timers = timers;
+    try {
+      const room = await post("/api/rooms", body);
+      navigate(`/rooms/${room.id}`);
+    } catch (error) { formError.textContent = describe(error); }
+  }
+
+  const createForm = me
+    ? h("form", { class: "card", id: "create-room", onsubmit: create },
+      h("h2", {}, t("lobby.create")),
+      h("div", { class: "field" }, h("label", { for: "kind" }, t("lobby.game")), kind),
+      optionsBox,
+      h("fieldset", {}, h("legend", {}, t("lobby.teams")),
+        field("opt-home-name", t("lobby.home_name"), h("input", { name: "home_name", maxlength: 24 })),
+        field("opt-away-name", t("lobby.away_name"), h("input", { name: "away_name", maxlength: 24 })),
+        field("opt-home-color", t("lobby.home_color"), h("input", { name: "home_color", type: "color", value: "#1f5fbf" })),
+        field("opt-away-color", t("lobby.away_color"), h("input", { name: "away_color", type: "color", value: "#c0392b" }))),
+      h("fieldset", {}, h("legend", {}, t("lobby.timers")),
+        field("opt-response", t("lobby.response"), h("input", { name: "response_seconds", type: "number", min: 1, max: 600, step: "any", placeholder: "20" })),
+        field("opt-roll", t("lobby.roll"), h("input", { name: "roll_seconds", type: "number", min: 1, max: 600, step: "any", placeholder: "15" }))),
+      field("create-side", t("lobby.side"), select("side", [["home", sideName("home")], ["away", sideName("away")], ["", t("side.spectator")]], "home")),
+      checkbox("opt-private", "private", t("lobby.private")),
+      h("button", { type: "submit", id: "create-submit" }, t("lobby.submit")),
+      formError)
+    : h("div", { class: "card" }, h("p", {}, t("lobby.signin_first")),
+      h("a", { href: "/signin", "data-link": true, class: "button" }, t("nav.signin")));
+
+  async function refresh() {
+    try {
+      const rooms = await get("/api/rooms");
+      if (!rooms.length) { clear(list, h("p", {}, t("lobby.none"))); return; }
+      clear(list, h("ul", { class: "rooms" }, rooms.map(roomItem)));
+    } catch (error) { clear(list, h("p", { class: "form-error" }, describe(error))); }
+  }
+
+  function roomItem(room) {
+    const seats = { home: [], away: [] };
+    for (const seat of room.seats) seats[seat.side].push(seat.name);
+    const joinButtons = me && room.status === "open"
+      ? ["home", "away"].filter((side) => !seats[side].length).map((side) =>
+        h("button", { type: "button", class: "small", "data-join": side,
+          onclick: async () => {
+            try { await post(`/api/rooms/${room.id}/join`, { side }); navigate(`/rooms/${room.id}`); }
+            catch (error) { showError(error); }
+          } }, t("lobby.join", { side: sideName(side) })))
+      : [];
+    return h("li", { class: "room", "data-room": room.id },
+      h("strong", {}, pick(GAME_NAMES[room.kind] ?? { en: room.kind })),
+      h("span", { class: `badge ${room.status}` }, t(`room.status.${room.status}`)),
+      h("span", {}, `${room.teams?.away_name || sideName("away")}: ${seats.away.join(", ") || "—"}`),
+      h("span", {}, `${room.teams?.home_name || sideName("home")}: ${seats.home.join(", ") || "—"}`),
+      h("span", { class: "row" }, joinButtons,
+        h("a", { href: `/rooms/${room.id}`, "data-link": true, class: "button small secondary" },
+          room.status === "live" ? t("lobby.watch") : t("lobby.open"))));
+  }
+
+  app.append(h("h1", {}, t("lobby.title")),
+    h("div", { class: "columns" }, createForm,
+      h("section", { class: "card", "aria-labelledby": "rooms-title" },
+        h("div", { class: "row spread" }, h("h2", { id: "rooms-title" }, t("lobby.rooms")),
+          h("button", { type: "button", class: "small secondary", onclick: refresh }, t("lobby.refresh"))),
+        list)));
+  refresh();
+  const timer = setInterval(refresh, 5000);
+  return { stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,48 @@
+// A player's page: record, recent games, and charts (rating over time, outcomes, dice).
+import { get } from "../api.js";
+import { clear, h } from "../dom.js";
+import { describe } from "../errors.js";
+import { pick, sideName, t } from "../i18n.js";
+import { diceChart, lineChart, sharesChart } from "../charts.js";
+import { GAME_NAMES } from "./lobby.js";
+
+export function playerPage(app, name) {
+  const box = h("div", { "aria-busy": "true" }, t("common.loading"));
+  app.append(h("h1", { id: "player-title" }, t("player.title", { name })), box);
+  Promise.all([get(`/api/players/${encodeURIComponent(name)}`), get(`/api/players/${encodeURIComponent(name)}/charts`)])
+    .then(([page, charts]) => {
+      box.setAttribute("aria-busy", "false");
+      const outcome = (r) => {
+        const winner = r.result?.winner;
+        return winner == null ? t("player.tie") : winner === r.side ? t("player.win") : t("player.loss");
+      };
+      const pools = Object.entries(charts.ratings || {});
+      const ratingCharts = pools.map(([pool, points]) => {
+        const [kind, tier] = pool.split(":");
+        const label = `${pick(GAME_NAMES[kind] ?? { en: kind })}${tier ? ` (${tier})` : ""}`;
+        const last = points[points.length - 1];
+        return h("figure", { class: "chart-figure", "data-pool": pool },
+          lineChart(points.map((p) => p.rating), { label: `${t("player.rating")} · ${label}`, testid: "rating" }),
+          h("figcaption", {}, `${label}: ${last.rating}${last.provisional ? ` (${t("player.provisional")})` : ""} · μ ${last.mu.toFixed(2)} σ ${last.sigma.toFixed(2)} · ${t("lb.games")} ${last.games}`));
+      });
+      const dice = Object.entries(charts.dice || {}).flatMap(([kind, dies]) => dies.filter((d) => d.rolls).map((d) =>
+        h("figure", { class: "chart-figure" }, diceChart(d, { label: `${pick(GAME_NAMES[kind])} · ${d.die}` }),
+          h("figcaption", {}, `${pick(GAME_NAMES[kind])} · ${d.die}: ${d.rolls} · χ² ${d.chi_square} · p ${d.p_value}`))));
+      clear(box,
+        h("table", { class: "data stats", id: "player-stats" },
+          h("thead", {}, h("tr", {}, [t("lb.games"), t("lb.wins"), t("lb.losses"), t("lb.ties")].map((c) => h("th", { scope: "col" }, c)))),
+          h("tbody", {}, h("tr", {}, h("td", {}, page.games), h("td", {}, page.wins), h("td", {}, page.losses), h("td", {}, page.ties)))),
+        h("div", { class: "charts" },
+          h("section", { class: "card" }, h("h2", {}, t("player.rating")), ratingCharts.length ? ratingCharts : h("p", {}, t("player.none")), h("p", { class: "hint" }, t("player.rating_note"))),
+          h("section", { class: "card" }, h("h2", {}, t("player.shares")), sharesChart([
+            { label: t("player.win"), value: page.wins }, { label: t("player.loss"), value: page.losses }, { label: t("player.tie"), value: page.ties }],
+          { label: t("player.shares"), testid: "shares" }) ?? h("p", {}, t("player.none"))),
+          h("section", { class: "card" }, h("h2", {}, t("player.dice")), dice.length ? dice : h("p", {}, t("player.none")))),
+        h("h2", {}, t("player.recent")),
+        page.recent.length ? h("ul", { class: "recent", id: "recent-games" }, page.recent.map((r) => h("li", {},
+          h("a", { href: `/games/${r.game_id}`, "data-link": true }, `${pick(GAME_NAMES[r.kind] ?? { en: r.kind })} · ${sideName(r.side)} · ${outcome(r)}`),
+          r.finished_at ? ` · ${new Date(r.finished_at).toLocaleString()}` : ""))) : h("p", {}, t("player.none")));
+    })
+    .catch((error) => clear(box, h("p", { class: "form-error" }, describe(error))));
+  return null;
+}

@@ -1,0 +1,94 @@
+// One room's live stream: says hello, reconnects by itself and catches up from the last
+// sequence number it saw. Listeners get every server message; "status" reports the link.
+import { uid } from "./dom.js";
+
+const BACKOFF = [250, 500, 1000, 2000, 4000, 8000];
+
+export class RoomSocket {
+  constructor(roomId, token, onMessage, onStatus) {
+    this.roomId = roomId;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.lastSeq = null;
+    this.gameId = null;
+    this.attempt = 0;
+    this.closed = false;
+    this.ws = null;
+    this.pinger = null;
+    this.everOpen = false;
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}/ws/rooms/${encodeURIComponent(this.roomId)}`;
+  }
+
+  connect() {
+    if (this.closed) return;
+    this.onStatus(this.everOpen ? "reconnecting" : "connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onopen = () => {
+      const hello = { type: "hello" };
+      if (this.token) hello.token = this.token;
+      if (this.lastSeq !== null) { hello.last_seq = this.lastSeq; hello.game_id = this.gameId; }
+      ws.send(JSON.stringify(hello));
+    };
+    ws.onmessage = (frame) => {
+      let message;
+      try { message = JSON.parse(frame.data); } catch { return; }
+      if (message.type === "welcome") {
+        this.attempt = 0;
+        this.everOpen = true;
+        this.onStatus("online");
+        clearInterval(this.pinger);
+        this.pinger = setInterval(() => this.send({ type: "ping" }), 20000);
+      }
+      if (message.type === "event") {
+        if (message.game_id !== this.gameId) { this.gameId = message.game_id; }
+        this.lastSeq = message.seq;
+      } else if (message.type === "state" || message.type === "snapshot") {
+        this.gameId = message.game?.game_id ?? this.gameId;
+        this.lastSeq = message.seq;
+      }
+      this.onMessage(message);
+    };
+    ws.onclose = () => {
+      clearInterval(this.pinger);
+      if (this.ws !== ws || this.closed) return;
+      this.onStatus("reconnecting");
+      const wait = BACKOFF[Math.min(this.attempt, BACKOFF.length - 1)];
+      this.attempt += 1;
+      setTimeout(() => this.connect(), wait);
+    };
+    ws.onerror = () => {};
+  }
+
+  /** Closes the link at once (tests use it to simulate a dropped connection). */
+  drop() { this.ws?.close(); }
+
+  send(message) {
+    if (this.ws?.readyState === WebSocket.OPEN) { this.ws.send(JSON.stringify(message)); return true; }
+    return false;
+  }
+
+  /** Sends an action tagged with the sequence number it was chosen at; returns its id. */
+  act(action, seq) {
+    const id = uid();
+    const body = { type: "action", id, action };
+    if (seq !== undefined && seq !== null) body.seq = seq;
+    return this.send(body) ? id : null;
+  }
+
+  claim() {
+    const id = uid();
+    return this.send({ type: "claim", id }) ? id : null;
+  }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.pinger);
+    this.ws?.close();
+  }
+}

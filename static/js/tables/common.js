@@ -1,0 +1,64 @@
+// Pieces both tables use: dice faces, the bases diamond, outs, countdowns, action buttons.
+import { h, s } from "../dom.js";
+import { sideName, t } from "../i18n.js";
+
+/** A die showing ``face`` with its words; ``fresh`` plays the roll animation once. */
+export function die(label, face, words, fresh = false, testid = "") {
+  return h("figure", { class: `die${fresh ? " rolling" : ""}${face == null ? " blank" : ""}`, "data-die": testid || label },
+    h("div", { class: "face", "aria-hidden": "true" }, face == null ? "–" : String(face)),
+    h("figcaption", {}, h("span", { class: "die-name" }, label), face == null ? "" : h("span", { class: "die-words" }, words)));
+}
+
+/** The diamond with runners: ``bases`` is "100" for a runner on first. */
+export function diamond(bases) {
+  const on = (i) => (bases || "000")[i] === "1";
+  const base = (x, y, i) => s("rect", { x: x - 9, y: y - 9, width: 18, height: 18, transform: `rotate(45 ${x} ${y})`,
+    class: on(i) ? "base on" : "base" });
+  const names = ["1B", "2B", "3B"].filter((_, i) => on(i));
+  return h("div", { class: "diamond", role: "img", "aria-label": `${t("game.bases")}: ${names.join(", ") || "—"}`, "data-bases": bases },
+    s("svg", { viewBox: "0 0 120 100", width: 120, height: 100 },
+      s("path", { d: "M60 90 L105 50 L60 10 L15 50 Z", class: "infield" }),
+      base(105, 50, 0), base(60, 12, 1), base(15, 50, 2),
+      s("rect", { x: 53, y: 83, width: 14, height: 14, class: "base home" })));
+}
+
+export function outs(n, max = 3) {
+  return h("span", { class: "outs", "aria-label": `${t("game.outs")}: ${n}`, "data-outs": n },
+    h("span", { class: "label" }, t("game.outs")), " ",
+    Array.from({ length: max }, (_, i) => h("span", { class: i < n ? "dot on" : "dot", "aria-hidden": "true" })));
+}
+
+export function count(balls, strikes) {
+  return h("span", { class: "count", "data-count": `${balls}-${strikes}` },
+    h("span", { class: "label" }, t("game.count")), ` ${balls}-${strikes}`);
+}
+
+/** Seconds left on a side's deadline, updated by the page's ticking clock. */
+export function countdown(deadline) {
+  if (!deadline) return null;
+  return h("span", { class: "countdown", "data-deadline": deadline.at, "aria-live": "off" }, "");
+}
+
+export function tickCountdowns(root) {
+  const now = Date.now();
+  for (const el of root.querySelectorAll("[data-deadline]")) {
+    const left = Math.max(0, Math.ceil((Date.parse(el.dataset.deadline) - now) / 1000));
+    el.textContent = `${t("game.countdown", { s: left })}`;
+    el.classList.toggle("urgent", left <= 5);
+  }
+}
+
+/** A button that sends ``action``; ``big`` for roll buttons. */
+export function actionButton(model, action, label, { big = false, title = "", extra = "" } = {}) {
+  return h("button", {
+    type: "button", class: `action${big ? " big" : ""} ${extra}`, "data-action": action.type,
+    title: title || undefined, disabled: model.busy || undefined,
+    onclick: () => model.send(action),
+  }, label);
+}
+
+export function waitingLine(model, side) {
+  if (!side) return null;
+  if (side === model.side) return h("strong", { class: "your-move" }, t("game.your_move"));
+  return h("span", {}, t("game.their_move", { side: sideName(side) }));
+}

@@ -1,0 +1,61 @@
+"""Two servers on one database (as two processes would be): a move is applied once, ever."""
+
+from __future__ import annotations
+
+import asyncio
+
+from app.bots.client import guest, open_socket
+from app.catalog import EngineCatalog
+from tests.support.live import LiveServer
+from tests.support.table import Client, open_table
+
+
+async def test_the_same_move_from_two_servers_is_applied_once(
+    live: LiveServer, database_url: str, catalog: EngineCatalog
+) -> None:
+    other = LiveServer(database_url, catalog).start()
+    table = await open_table(live.url, spectators=0)
+    try:
+        states = await table.latest_states()
+        mover = next(s for s, m in states.items() if m["legal_actions"])
+        action = states[mover]["legal_actions"][0]
+        mate = await guest(table.http)
+        seated = await table.http.post(f"/api/rooms/{table.room_id}/join",
+                                       json={"side": mover},
+                                       headers={"Authorization": f"Bearer {mate['token']}"})
+        assert seated.status_code == 200
+        ws, welcome = await open_socket(other.url, table.room_id, mate["token"])
+        remote = Client(ws, welcome)
+        await remote.state_at(table.seq)
+        for round_ in range(3):
+            states = await table.latest_states()
+            if not states[mover]["legal_actions"]:
+                break
+            action = states[mover]["legal_actions"][0]
+            ids = (f"local-{round_}", f"remote-{round_}")
+            await asyncio.gather(
+                table.client(mover).send({"type": "action", "id": ids[0], "action": action}),
+                remote.send({"type": "action", "id": ids[1], "action": action}),
+            )
+            replies = [
+                await table.client(mover).next(lambda m, i=ids[0]: m.get("id") == i),
+                await remote.next(lambda m, i=ids[1]: m.get("id") == i),
+            ]
+            kinds = sorted(r["type"] for r in replies)
+            assert kinds == ["ack", "error"], replies
+            error = next(r for r in replies if r["type"] == "error")
+            assert error["code"] in ("not_your_turn", "illegal_action")
+            ack = next(r for r in replies if r["type"] == "ack")
+            # Without a shared broadcaster (Redis) one server's sockets do not hear of the
+            # other's commits; "sync" reads what they missed from the database.
+            for client in (table.client("home"), table.client("away"), remote):
+                await client.send({"type": "sync", "last_seq": table.seq})
+                await client.state_at(ack["seq"])
+            table.seq = ack["seq"]
+        events = (await table.http.get(f"/api/games/{table.game_id}/events",
+                                    params={"limit": 5000})).json()["events"]
+        assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+        await remote.close()
+    finally:
+        await table.close()
+        other.stop()

@@ -1,0 +1,1 @@
+"""Test helpers: a small genuine engine, live servers on real sockets, scripted clients."""

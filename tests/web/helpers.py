@@ -1,0 +1,87 @@
+"""What a person does in the browser, as small steps the tests share."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+PRIORITY = (
+    "#table button.action.big:not([disabled])",
+    "#table button.action[data-action='pass']:not([disabled])",
+    "#table button.action:not([disabled])",
+)
+
+
+def register(page: Any, prefix: str) -> str:
+    name = f"{prefix}{secrets.token_hex(3)}"
+    page.goto("/signin")
+    page.fill("#signin-name", name)
+    page.fill("#signin-password", "correct-horse-1")
+    page.click("#register")
+    page.wait_for_selector("#me")
+    assert page.text_content("#me") == name
+    return name
+
+
+def create_room(page: Any, kind: str, options: dict[str, str | bool], side: str = "home") -> str:
+    page.goto("/")
+    page.select_option("#kind", kind)
+    for field, value in options.items():
+        if isinstance(value, bool):
+            page.set_checked(field, value)
+        elif page.eval_on_selector(field, "e => e.tagName") == "SELECT":
+            page.select_option(field, value)
+        else:
+            page.fill(field, value)
+    page.select_option("#create-side", side)
+    page.click("#create-submit")
+    page.wait_for_url("**/rooms/*")
+    page.wait_for_selector(f"#role[data-side='{side}']")
+    return str(page.url.rsplit("/", 1)[1])
+
+
+def join_from_lobby(page: Any, room_id: str, side: str) -> None:
+    page.goto("/")
+    page.click(f"li[data-room='{room_id}'] button[data-join='{side}']")
+    page.wait_for_url(f"**/rooms/{room_id}")
+    page.wait_for_selector(f"#role[data-side='{side}']")
+
+
+def click_next(page: Any) -> bool:
+    """Clicks what a player would: a roll first, else pass, else the first offered choice."""
+    for selector in PRIORITY:
+        button = page.locator(selector)
+        if button.count():
+            try:
+                button.first.click(timeout=1500)
+                return True
+            except Exception:
+                return False
+    return False
+
+
+def over(page: Any) -> bool:
+    return bool(page.locator("[data-testid='game-over']").count())
+
+
+def play_to_end(players: list[Any], limit_seconds: float = 300) -> int:
+    deadline = time.monotonic() + limit_seconds
+    clicks = 0
+    while not all(over(p) for p in players):
+        assert time.monotonic() < deadline, f"game did not end after {clicks} clicks"
+        acted = False
+        for page in players:
+            if not over(page) and click_next(page):
+                clicks += 1
+                acted = True
+        if not acted:
+            players[0].wait_for_timeout(50)
+    return clicks
+
+
+def line_score(page: Any) -> list[list[str]]:
+    """The numbers of the line score, row by row (team names differ by language)."""
+    rows = page.locator("[data-testid='line-score'] tbody tr")
+    return [[" ".join(c.split()) for c in rows.nth(i).locator("td").all_inner_texts()]
+            for i in range(rows.count())]

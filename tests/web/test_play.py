@@ -1,0 +1,117 @@
+"""Two players and a spectator in three browsers: full games of both kinds, by clicking."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.helpers import (
+    click_next,
+    create_room,
+    join_from_lobby,
+    line_score,
+    over,
+    play_to_end,
+    register,
+)
+
+
+def _finish(home: Any, away: Any, watcher: Any, home_name: str, away_name: str) -> None:
+    watcher.wait_for_selector("[data-testid='game-over']")
+    seq = home.get_attribute("body", "data-seq")
+    for page in (away, watcher):
+        page.wait_for_function("s => document.body.dataset.seq === s", arg=seq)
+    scores = [line_score(p) for p in (home, away, watcher)]
+    assert scores[0] == scores[1] == scores[2], scores
+    assert watcher.locator("#table .hand").count() == 0
+    # The record page, both players' pages and the leaderboard know the game.
+    home.click("#record-link")
+    home.wait_for_selector("[data-testid='record-line-score']")
+    assert home.locator("#record-pbp li").count() > 0
+    home.click("#verify")
+    home.wait_for_selector("#verify-result:has-text('✔')")
+    game_id = home.url.rsplit("/", 1)[1]
+    for name in (home_name, away_name):
+        home.goto(f"/players/{name}")
+        home.wait_for_selector(f"#recent-games a[href='/games/{game_id}']")
+        assert home.locator("svg[data-chart='rating']").count() == 1
+    home.goto("/leaderboard")
+    for name in (home_name, away_name):
+        home.wait_for_selector(f"#leaderboard tr[data-player='{name}']")
+
+
+def test_base_on_board_three_innings(open_page: Any) -> None:
+    home, away, watcher = open_page("home"), open_page("away", phone=True), open_page("watcher")
+    home_name, away_name = register(home, "ann"), register(away, "bob")
+    room = create_room(home, "base-on-board", {
+        "#opt-innings": "3", "#opt-fast-play": True, "#opt-home-name": "Tigers",
+    })
+    watcher.goto(f"/rooms/{room}")
+    watcher.wait_for_selector("#role[data-side='spectator']")
+    join_from_lobby(away, room, "away")
+    home.wait_for_selector("[data-testid='line-score']")
+    watcher.wait_for_selector("[data-testid='line-score']")
+    assert "Tigers" in watcher.inner_text("[data-testid='line-score']")
+    home.click("#invite")
+    home.wait_for_selector("#toast:has-text('Invite link copied')")
+    assert home.evaluate("navigator.clipboard.readText()").endswith(f"/rooms/{room}")
+    play_to_end([home, away])
+    _finish(home, away, watcher, home_name, away_name)
+
+
+def test_bottom_of_the_ninth(open_page: Any) -> None:
+    home, away = open_page("home"), open_page("away")
+    watcher = open_page("watcher", locale="ko-KR", phone=True)
+    home_name, away_name = register(home, "cat"), register(away, "dan")
+    room = create_room(home, "bottom-of-the-9th", {"#opt-setup": "choose"})
+    watcher.goto(f"/rooms/{room}")
+    join_from_lobby(away, room, "away")
+    watcher.wait_for_selector("[data-testid='line-score']")
+    assert watcher.inner_text("#room-title").startswith("9회말")
+    assert watcher.inner_text("#role") == "관전 중"
+    # From the keyboard: tab to the first choice offered and press Enter.
+    seq = home.get_attribute("body", "data-seq")
+    home.focus("#table button.action:not([disabled])")
+    home.keyboard.press("Enter")
+    home.wait_for_function("s => Number(document.body.dataset.seq) > Number(s)", arg=seq)
+    play_to_end([home, away])
+    # A rematch from the room starts the next game for everyone there.
+    away.click("#rematch")
+    for page in (away, watcher):
+        page.wait_for_selector("[data-testid='game-over']", state="detached")
+    assert watcher.locator("#table .stare-grid").count() == 0
+    play_to_end([home, away])
+    _finish(home, away, watcher, home_name, away_name)
+
+
+def test_dropped_connection_recovers(open_page: Any) -> None:
+    home, away = open_page("home"), open_page("away")
+    register(home, "eve")
+    register(away, "fay")
+    room = create_room(home, "base-on-board", {"#opt-innings": "3", "#opt-fast-play": True})
+    join_from_lobby(away, room, "away")
+    home.wait_for_selector("[data-testid='line-score']")
+    for _ in range(6):
+        click_next(home)
+        click_next(away)
+    # The network goes away: the socket drops and reconnection attempts fail for a while.
+    open_page.expect_error(r"home: console\.error: WebSocket connection to .* failed")
+    home.context.set_offline(True)
+    home.evaluate("window.__connLog = []; window.__roomSocket.drop()")
+    home.wait_for_selector("#conn[data-status='reconnecting']", state="visible")
+    assert "reconnecting" in home.inner_text("#conn")
+    for _ in range(6):  # the other side plays on meanwhile (until it waits for this one)
+        click_next(away)
+    home.wait_for_timeout(1000)
+    assert home.is_visible("#conn")
+    home.context.set_offline(False)
+    home.wait_for_function("(window.__connLog || []).at(-1) === 'online'", timeout=20_000)
+    seq = away.get_attribute("body", "data-seq")
+    home.wait_for_function("s => Number(document.body.dataset.seq) >= Number(s)", arg=seq)
+    assert home.is_hidden("#conn")
+    assert line_score(home) == line_score(away) or over(home)
+    # ...and play goes on from the caught-up state.
+    for _ in range(4):
+        click_next(home)
+        click_next(away)
+    home.wait_for_function(
+        "s => Number(document.body.dataset.seq) > Number(s)", arg=seq)
