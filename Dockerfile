@@ -7,6 +7,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 COPY pyproject.toml README.md ./
 COPY app ./app
 COPY migrations ./migrations
+COPY static ./static
 RUN pip install --no-cache-dir -e .
 
 # Inside the container the server listens on all interfaces so the published port reaches it;
