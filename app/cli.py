@@ -63,6 +63,26 @@ def _bots(args: argparse.Namespace) -> int:
     return 0 if not result["failures"] and result["finished"] == args.games else 1
 
 
+def _ratings(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from app.db import Database
+    from app.settings import get_settings
+    from app.stats.store import rebuild
+
+    async def run() -> dict[str, int]:
+        database = Database(get_settings().database_url)
+        try:
+            async with database.session() as db:
+                pools = await rebuild(db)
+        finally:
+            await database.dispose()
+        return {pool: len(table) for pool, table in sorted(pools.items())}
+
+    print(json.dumps({"rebuilt": asyncio.run(run())}))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bob", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -89,6 +109,13 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument("--options", default=None, help="room options as JSON")
     bots.add_argument("--json", action="store_true", help="one line of JSON")
     bots.set_defaults(func=_bots)
+
+    rating = commands.add_parser("ratings", help="player ratings (DATABASE_URL)")
+    rating_commands = rating.add_subparsers(dest="ratings_command", required=True)
+    rebuild = rating_commands.add_parser(
+        "rebuild", help="recompute every rating from the finished games, oldest first"
+    )
+    rebuild.set_defaults(func=_ratings)
 
     simulate = commands.add_parser("simulate", help="play games with a random legal policy")
     simulate.add_argument(

@@ -4,6 +4,7 @@ from app.accounts.models import Account, DeviceSession
 from app.db import Base
 from app.games.models import Command, DiceDraw, Game, GameEvent, GamePlayer, Pitch
 from app.rooms.models import Room, Seat
+from app.stats.models import PlayerRating, RatingHistory
 
 __all__ = [
     "Account",
@@ -15,6 +16,8 @@ __all__ = [
     "GameEvent",
     "GamePlayer",
     "Pitch",
+    "PlayerRating",
+    "RatingHistory",
     "Room",
     "Seat",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -36,7 +37,8 @@ class Settings(BaseSettings):
     ws_rate_burst: int = Field(40, ge=1)
     """Token bucket per connection; an empty bucket closes the socket with 1008."""
     ws_allowed_origins: list[str] = ["http://127.0.0.1:8000", "http://localhost:8000"]
-    """A browser's ``Origin`` must be listed; clients that send none (bots, CLIs) are let in."""
+    """A browser's ``Origin`` must be listed; clients that send none (bots, CLIs) are let in.
+    The origin of ``public_url`` is always allowed as well (:meth:`allowed_origins`)."""
     ws_hello_timeout_seconds: float = Field(10.0, gt=0)
     ws_replay_limit: int = Field(500, ge=1)
     """A reconnecting client further behind than this gets a snapshot instead of a replay."""
@@ -57,10 +59,44 @@ class Settings(BaseSettings):
     timer_tick_seconds: float = Field(0.25, gt=0)
     """The longest the timer runner sleeps; it wakes sooner for a deadline it knows of. Bounds
     how late a deadline set by another process can be applied."""
+    computer_delay_ms: int = Field(600, ge=0, le=10_000)
+    """How long the computer (the solo opponent) seems to think before each move; a room keeps
+    the value it was created with (``timers.computer_delay_ms``)."""
+    auto_pass_ms: int = Field(800, ge=0, le=10_000)
+    """A side whose only legal action is ``pass`` is passed by the server after this long (with
+    a jitter of +/-25% drawn from the game's HMAC dice), whatever its hand holds; a room keeps
+    the value it was created with (``timers.auto_pass_ms``). Design note 1."""
 
     # Accounts
     max_device_sessions: int = Field(3, ge=1)
     command_retries: int = Field(5, ge=1)
+
+    def allowed_origins(self) -> frozenset[str]:
+        """``ws_allowed_origins`` plus the origin of ``public_url`` (the site's own pages)."""
+        found = {o.rstrip("/").lower() for o in self.ws_allowed_origins}
+        own = origin_of(self.public_url)
+        if own:
+            found.add(own)
+        return frozenset(found)
+
+
+def origin_of(url: str) -> str | None:
+    """The ``Origin`` a browser sends for pages under ``url``: scheme://host[:port], lower case,
+    without the scheme's default port; ``None`` for something that is not an http(s) URL."""
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.hostname:
+        return None
+    host = parts.hostname.lower()
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        return None
+    if port is None or port == {"http": 80, "https": 443}[scheme]:
+        return f"{scheme}://{host}"
+    return f"{scheme}://{host}:{port}"
 
 
 @lru_cache

@@ -25,7 +25,9 @@ from app.deps import Ctx, Db
 from app.errors import ApiError
 from app.games.models import Game, GamePlayer, Pitch
 from app.games.pitches import pitch_out
+from app.realtime.presence import seat_connected
 from app.rooms.models import Seat
+from app.stats.queries import rating_history
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 GAMES = ("base-on-board", "bottom-of-the-9th")
@@ -180,63 +182,22 @@ async def player_charts(name: str, db: Db, limit: int = Query(200, ge=1, le=1000
         except Exception:  # a young engine's die names must not break the page
             fairness[kind] = []
     return {"name": account.name, "games": games, "dice": fairness,
-            "ratings": await _rating_history(db, account.id)}
-
-
-async def _rating_history(db: Db, account_id: str) -> dict[str, list[dict[str, Any]]]:
-    """This player's display rating after each of their rated games, per rating pool, replayed
-    from every finished game (openskill, ``app.stats.ratings``; guests are not rated)."""
-    from app.stats.ratings import Rating, rate_game
-    from app.stats.ratings import pool as rating_pool
-
-    rows = (await db.execute(
-        select(Game.id, Game.kind, Game.options, Game.result, Game.finished_at,
-               GamePlayer.side, GamePlayer.account_id, Account.is_guest)
-        .join(GamePlayer, GamePlayer.game_id == Game.id)
-        .join(Account, Account.id == GamePlayer.account_id)
-        .where(Game.status == "finished")
-        .order_by(Game.finished_at, Game.id)
-    )).all()
-    games: dict[str, dict[str, Any]] = {}
-    guests: set[str] = set()
-    for game_id, kind, options, result, finished, side, player, is_guest in rows:
-        game = games.setdefault(game_id, {
-            "pool": rating_pool(kind, (options or {}).get("tier", "pro") if kind == "base-on-board"
-                                else None),
-            "winner": (result or {}).get("winner"), "finished_at": finished,
-            "teams": {"home": [], "away": []},
-        })
-        game["teams"].setdefault(side, []).append(player)
-        if is_guest:
-            guests.add(player)
-    tables: dict[str, dict[str, Rating]] = {}
-    history: dict[str, list[dict[str, Any]]] = {}
-    for game_id, game in games.items():
-        table = tables.setdefault(game["pool"], {})
-        new = rate_game(game["teams"], table, game["winner"], guests=guests,
-                        when=game["finished_at"])
-        table.update(new)
-        if account_id in new:
-            history.setdefault(game["pool"], []).append(
-                {"game_id": game_id, **new[account_id].to_json()})
-    return history
+            "ratings": await rating_history(db, account.id)}
 
 
 @router.get("/api/rooms/{room_id}/presence", tags=["rooms"])
 async def presence(room_id: str, ctx: Ctx, db: Db) -> dict[str, Any]:
     """Who of each side has a socket open, as far as its heartbeat tells: a seat seen within
-    three heartbeats counts as connected."""
-    window = 3 * ctx.settings.presence_heartbeat_seconds + 1
+    three heartbeats counts as connected (the same rule as ``seats[].connected`` of the room)."""
     now = utcnow()
     rows = (await db.execute(
         select(Account.name, Seat.side, Seat.last_seen_at)
         .join(Account, Account.id == Seat.account_id)
         .where(Seat.room_id == room_id, Seat.left_at.is_(None))
     )).all()
-    seats = []
-    for name, side, seen in rows:
-        if seen is not None and seen.tzinfo is None:
-            seen = seen.replace(tzinfo=now.tzinfo)
-        connected = seen is not None and (now - seen).total_seconds() <= window
-        seats.append({"name": name, "side": side, "connected": connected})
+    heartbeat = ctx.settings.presence_heartbeat_seconds
+    seats = [
+        {"name": name, "side": side, "connected": seat_connected(seen, now, heartbeat)}
+        for name, side, seen in rows
+    ]
     return {"room_id": room_id, "seats": seats}

@@ -24,10 +24,12 @@ from app.db import insert_rows, utcnow
 from app.engines.interface import PITCH_EVENT, EngineError, Event, Side, other_side
 from app.errors import ApiError
 from app.games import service
+from app.games.computer import COMPUTER_ACTOR, computer_side, pause_fraction
 from app.games.models import Command, Game, Pitch
 from app.games.pitches import pitch_row
 from app.realtime.ratelimit import TokenBucket
 from app.rooms.models import Room, Seat
+from app.stats.store import record_game
 
 CommandKind = Literal["action", "timeout", "claim"]
 RATE_CAPPED_ACTIONS: dict[str, tuple[str, float]] = {
@@ -41,7 +43,7 @@ SERVER_ACTOR = "server"
 class CommandRequest:
     game_id: str
     actor: str
-    """Account id, or ``server`` for timer actions."""
+    """Account id, ``server`` for timer actions, ``computer`` for the solo opponent."""
     side: Side
     command_id: str
     kind: CommandKind
@@ -142,7 +144,10 @@ class CommandPath:
                     f"you acted on event {request.expected_seq}; the game is at {game.seq}",
                     409,
                 )
-            if request.kind != "timeout" and request.actor != SERVER_ACTOR:
+            if request.actor == COMPUTER_ACTOR:
+                if computer_side(game.options) != request.side:
+                    raise ApiError("not_seated", "the computer does not play that side", 403)
+            elif request.kind != "timeout" and request.actor != SERVER_ACTOR:
                 if seat_side is None:
                     raise ApiError("not_seated", "only a member of a side may act", 403)
                 if seat_side != request.side:
@@ -160,7 +165,10 @@ class CommandPath:
     async def _check_claim(self, db: AsyncSession, game: Game, side: Side) -> None:
         """A side may claim the game when every member of the other side has been gone for
         the grace period (disconnected or left). Presence is each seat's ``last_seen_at``,
-        refreshed by its open sockets every heartbeat, so it holds across processes."""
+        refreshed by its open sockets every heartbeat, so it holds across processes. The
+        computer (solo play) never leaves, so its side cannot be claimed."""
+        if computer_side(game.options) == other_side(side):
+            raise ApiError("opponent_present", "the computer never leaves the table", 409)
         latest = await db.scalar(
             select(func.max(Seat.last_seen_at)).where(
                 Seat.room_id == game.room_id, Seat.side == other_side(side)
@@ -190,7 +198,9 @@ class CommandPath:
                 raise ApiError("not_your_turn", "your side has nothing to do now", 409)
             if action not in legal:
                 raise ApiError("illegal_action", "not one of your legal actions", 422)
-            if first_try:  # a retry after a lost version race is the same roll, not another
+            # A retry after a lost version race is the same roll, not another; the server's
+            # and the computer's moves are paced by their delays, not by the cap.
+            if first_try and request.actor not in (SERVER_ACTOR, COMPUTER_ACTOR):
                 self._check_roll_rate(game, request.side, action)
         try:
             new_state, events = engine.apply(state, action)
@@ -217,7 +227,9 @@ class CommandPath:
             state_json = engine.to_json(new_state)
             deadlines = (
                 {} if result else service.compute_deadlines(
-                    engine, new_state, timers, now, game.options
+                    engine, new_state, timers, now, game.options,
+                    computer=computer_side(game.options),
+                    pause=pause_fraction(game.seed, game.id, game.version + 1),
                 )
             )
         else:  # a claim: the engine's state stays as it is, the game ends by forfeit
@@ -275,6 +287,8 @@ class CommandPath:
             for bucket_key in [k for k in self._roll_buckets if k[0] == game.id]:
                 del self._roll_buckets[bucket_key]
         try:
+            if result is not None:  # ratings change in the transaction that ends the game
+                await record_game(db, game.id, game.kind, game.options, result, now)
             await db.commit()
         except IntegrityError:
             # Same command id committed by a concurrent request, or a lost version race that

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, BigId, JsonColumn, UtcDateTime, utcnow
@@ -61,6 +61,13 @@ class GameEvent(Base):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 
+STATS_INCLUDE = (
+    "offense", "defense", "pa_result", "runs", "rbi", "outs", "outs_after", "thrown", "strike",
+)
+"""Columns the SQL player stats read (``app.stats.queries``): on PostgreSQL the index below
+covers them, so a player's pitches are read by an index-only scan."""
+
+
 class Pitch(Base):
     """One row per ``pitch`` event; typed columns for stats, the rest in ``extras``."""
 
@@ -72,6 +79,7 @@ class Pitch(Base):
         Index("ix_pitch_pitcher", "pitcher"),
         Index("ix_pitch_batter_card", "batter_card"),
         Index("ix_pitch_game_inning", "game_id", "inning", "half"),
+        Index("ix_pitch_game_stats", "game_id", postgresql_include=list(STATS_INCLUDE)),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
@@ -105,6 +113,10 @@ class Pitch(Base):
     challenge_call: Mapped[str | None] = mapped_column(String(32))
     challenge_result: Mapped[str | None] = mapped_column(String(16))
     extras: Mapped[dict[str, Any]] = mapped_column(JsonColumn, default=dict)
+    thrown: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """A pitch was thrown (``app.stats.boxscore.pitch_thrown``), set when the row is written."""
+    strike: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Thrown and called a strike (``app.stats.boxscore.is_strike``), for SQL pitching lines."""
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 

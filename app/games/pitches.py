@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.games.models import Pitch
+from app.stats.boxscore import is_strike, pitch_thrown
+from app.stats.records import normalize
 
 _TYPED = (
     "inning", "half", "offense", "defense", "batter", "batter_card", "pitcher",
@@ -16,6 +18,8 @@ _TYPED = (
 
 def pitch_row(game_id: str, kind: str, seq: int, number: int, record: Mapping[str, Any]) -> Pitch:
     challenge = record.get("challenge") or {}
+    normal = normalize(record)
+    thrown = pitch_thrown(normal)
     return Pitch(
         game_id=game_id,
         kind=kind,
@@ -46,6 +50,8 @@ def pitch_row(game_id: str, kind: str, seq: int, number: int, record: Mapping[st
         challenge_call=_opt_str(challenge.get("call")),
         challenge_result=_opt_str(challenge.get("result")),
         extras={k: v for k, v in record.items() if k not in _TYPED and k != "type"},
+        thrown=thrown,
+        strike=thrown and is_strike(normal),
     )
 
 

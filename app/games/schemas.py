@@ -30,6 +30,9 @@ class GameSummary(BaseModel):
     pitches: int
     started_at: datetime
     finished_at: datetime | None
+    box_score: dict[str, Any] | None = Field(
+        None, description="Line score (R/H/E), batting and pitching lines per side "
+        "(app.stats.boxscore; conventions in docs/stats.md)")
 
 
 class Draw(BaseModel):

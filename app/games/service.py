@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.catalog import EngineCatalog
 from app.db import utcnow
 from app.engines.interface import PITCH_EVENT, SIDES, Event, GameEngine, Side
+from app.games.computer import computer_side, pause_fraction
 from app.games.fair_dice import RecordingDice, new_seed
 from app.games.models import DiceDraw, Game, GameEvent, GamePlayer
 from app.games.pitches import pitch_row
@@ -33,20 +34,39 @@ option holding its length in milliseconds and the engine's default (Bottom of th
 closing window of the run-phase race, design note 2)."""
 
 
+DEFAULT_COMPUTER_DELAY_MS = 600.0
+DEFAULT_AUTO_PASS_MS = 800.0
+AUTO_PASS_JITTER = 0.25
+"""The automatic pass waits ``auto_pass_ms`` times 0.75..1.25 (a draw from the game's dice)."""
+
+
 def compute_deadlines(
     engine: GameEngine[Any], state: Any, timers: dict[str, Any], now: datetime,
-    options: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None, *, computer: Side | None = None,
+    pause: float = 0.5,
 ) -> dict[str, Any]:
     """Per side that must act and has a timeout action: when the server acts for it.
 
     An action whose type mentions ``roll`` runs on the roll timer, a rules window (see
     :data:`WINDOW_ACTIONS`) on its own length, anything else (a response window, a choice) on
     the response timer. Deadlines restart after every applied command.
+
+    The computer's side (``computer``, solo play) gets ``{"timer": "computer"}`` after the
+    room's ``computer_delay_ms``. A side whose only legal action is ``pass`` keeps its public
+    response deadline but also gets the hidden ``acts_at``/``acts: "pass"``: the server passes
+    for it after ``auto_pass_ms`` (jittered by ``pause`` in [0, 1)). The hidden keys never leave
+    the server (:func:`public_deadlines`), so nobody learns from them what a hand holds.
     """
     options = options or {}
     deadlines: dict[str, Any] = {}
     for side in SIDES:
-        if not engine.legal_actions(state, side):
+        legal = engine.legal_actions(state, side)
+        if not legal:
+            continue
+        if side == computer:
+            ms = float(timers.get("computer_delay_ms", DEFAULT_COMPUTER_DELAY_MS))
+            at = now + timedelta(milliseconds=ms)
+            deadlines[side] = {"at": at.isoformat(), "timer": "computer"}
             continue
         action = engine.timeout_action(state, side)
         if action is None:
@@ -60,12 +80,27 @@ def compute_deadlines(
             seconds = float(timers.get(f"{timer}_seconds", 20.0))
         at = now + timedelta(seconds=seconds)
         deadlines[side] = {"at": at.isoformat(), "timer": timer}
+        if legal == [{"side": side, "type": "pass"}]:
+            ms = float(timers.get("auto_pass_ms", DEFAULT_AUTO_PASS_MS))
+            ms *= 1 - AUTO_PASS_JITTER + 2 * AUTO_PASS_JITTER * pause
+            acts_at = min(at, now + timedelta(milliseconds=ms))
+            deadlines[side].update(acts_at=acts_at.isoformat(), acts="pass")
     return deadlines
 
 
+def due_at(deadline: dict[str, Any]) -> datetime:
+    """When the server acts on one side's deadline (the hidden automatic pass comes first)."""
+    return datetime.fromisoformat(deadline.get("acts_at") or deadline["at"])
+
+
 def next_deadline(deadlines: dict[str, Any]) -> datetime | None:
-    times = [datetime.fromisoformat(d["at"]) for d in deadlines.values()]
+    times = [due_at(d) for d in deadlines.values()]
     return min(times) if times else None
+
+
+def public_deadlines(deadlines: dict[str, Any]) -> dict[str, Any]:
+    """Deadlines as clients see them: when and on which timer, never the automatic pass."""
+    return {side: {"at": d["at"], "timer": d["timer"]} for side, d in deadlines.items()}
 
 
 def event_row(game_id: str, seq: int, event: Event) -> GameEvent:
@@ -107,7 +142,8 @@ def game_header(game: Game) -> dict[str, Any]:
     return {
         "game_id": game.id, "room_id": game.room_id, "kind": game.kind, "number": game.number,
         "status": game.status, "seq": game.seq, "seed_hash": game.seed_hash,
-        "deadlines": game.deadlines, "result": game.result,
+        "deadlines": public_deadlines(game.deadlines or {}), "result": game.result,
+        "computer_side": computer_side(game.options),
     }
 
 
@@ -139,7 +175,10 @@ async def start_game(
         state, setup_events = engine.new_game(room.options), []
     now = utcnow()
     game.state = engine.to_json(state)
-    game.deadlines = compute_deadlines(engine, state, room.timers, now, room.options)
+    game.deadlines = compute_deadlines(
+        engine, state, room.timers, now, room.options, computer=computer_side(room.options),
+        pause=pause_fraction(game.seed, game.id, game.version),
+    )
     game.next_deadline_at = next_deadline(game.deadlines)
     game.draw_count = len(dice.draws)
     opening = Event(

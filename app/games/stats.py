@@ -51,31 +51,19 @@ async def leaderboard(db: AsyncSession, limit: int) -> list[dict[str, Any]]:
     return [{"name": name, **line} for name, line in ranked[:limit]]
 
 
-async def player_page(db: AsyncSession, account: Account) -> dict[str, Any]:
-    rows = await _finished_rows(db, account.id)
-    line = _tally(rows).get(account.name, {"games": 0, "wins": 0, "losses": 0, "ties": 0})
-    recent = [
-        {"game_id": game_id, "kind": kind, "side": side, "result": result,
-         "finished_at": finished.isoformat() if finished else None}
-        for _name, side, game_id, kind, result, finished in rows[:20]
-    ]
-    return {"name": account.name, **line, "recent": recent}
-
-
 async def line_score(db: AsyncSession, game: Game) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """Runs per inning and half, summed from the pitch table."""
     rows = (
         await db.execute(
-            select(Pitch.inning, Pitch.half, Pitch.offense, Pitch.runs)
+            select(Pitch.inning, Pitch.offense, Pitch.runs)
             .where(Pitch.game_id == game.id)
             .order_by(Pitch.seq)
         )
     ).all()
     innings: dict[int, dict[str, int | None]] = {}
     runs = {"home": 0, "away": 0}
-    for inning, half, offense, scored in rows:
+    for inning, offense, scored in rows:
         line = innings.setdefault(inning, {"away": None, "home": None})
-        key = "away" if half == "top" else "home"
-        line[key] = (line[key] or 0) + scored
+        line[offense] = (line[offense] or 0) + scored  # who bats first is a room option
         runs[offense] = runs.get(offense, 0) + scored
     return [{"inning": i, **innings[i]} for i in sorted(innings)], runs

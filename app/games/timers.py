@@ -4,7 +4,9 @@ Deadlines live in the ``games`` row (``deadlines`` and the indexed ``next_deadli
 restarted server, or any one of several processes, finds and honours them. Each timeout goes
 through the one command path with command id ``timeout:<version>:<side>`` and the version it saw:
 when two processes race for the same deadline, one applies it and the other gets a duplicate or a
-stale version, never a second move.
+stale version, never a second move. The same runner makes the computer's moves in solo play
+(``computer:<version>:<side>``, see :mod:`app.games.computer`) and the automatic pass of a side
+whose only legal action is ``pass`` (``pass:<version>:<side>``, design note 1).
 """
 
 from __future__ import annotations
@@ -12,15 +14,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, timedelta
+from typing import Any
 
 from sqlalchemy import func, select, update
 
 from app.context import ServerContext
 from app.db import utcnow
+from app.engines.interface import Side
 from app.errors import ApiError
+from app.games import service
 from app.games.commands import SERVER_ACTOR, CommandRequest
+from app.games.computer import COMPUTER_ACTOR, computer_action, computer_pick
 from app.games.models import Game
+from app.games.service import due_at
 
 log = logging.getLogger(__name__)
 _EXPECTED = {"stale_version", "game_over", "conflict"}
@@ -73,23 +80,53 @@ class TimerRunner:
             ).all()
         applied = 0
         for game_id, version, deadlines in due:
-            for side, deadline in sorted(deadlines.items(), key=lambda kv: kv[1]["at"]):
-                if datetime.fromisoformat(deadline["at"]) > now:
+            for side, deadline in sorted(deadlines.items(), key=lambda kv: due_at(kv[1])):
+                if due_at(deadline) > now:
                     continue
-                request = CommandRequest(
-                    game_id=game_id, actor=SERVER_ACTOR, side=side,
-                    command_id=f"timeout:{version}:{side}", kind="timeout",
-                    expected_version=version,
-                )
                 try:
-                    await self.ctx.commands.submit(request)
-                    applied += 1
+                    request = await self._request(game_id, version, side, deadline)
+                    if request is not None:
+                        await self.ctx.commands.submit(request)
+                        applied += 1
                 except ApiError as exc:
                     if exc.code not in _EXPECTED:
                         log.warning("timeout for %s/%s failed: %s", game_id, side, exc.code)
                         await self._drop_deadlines(game_id, version)
                 break  # the version moved: the other side's deadline waits for the next tick
         return applied
+
+    async def _request(
+        self, game_id: str, version: int, side: Side, deadline: dict[str, Any]
+    ) -> CommandRequest | None:
+        """What the server does for ``side`` now: the computer's move, the automatic pass of a
+        pass-only window, or the engine's timeout action."""
+        if deadline.get("timer") == "computer":
+            async with self.ctx.db.session() as db:
+                game = await db.get(Game, game_id)
+            if game is None or game.version != version or game.status != "live":
+                return None  # somebody moved first: the new version has its own deadline
+            engine, _dice = service.engine_for(self.ctx.catalog, game)
+            state = engine.from_json(game.state)
+            pick = computer_pick(game.seed, game.id, version)
+            action = computer_action(game.kind, engine, state, side, pick)
+            if action is None:
+                await self._drop_deadlines(game_id, version)
+                return None
+            return CommandRequest(
+                game_id=game_id, actor=COMPUTER_ACTOR, side=side,
+                command_id=f"computer:{version}:{side}", kind="action", action=action,
+                expected_version=version,
+            )
+        if deadline.get("acts") == "pass":
+            return CommandRequest(
+                game_id=game_id, actor=SERVER_ACTOR, side=side,
+                command_id=f"pass:{version}:{side}", kind="action",
+                action={"side": side, "type": "pass"}, expected_version=version,
+            )
+        return CommandRequest(
+            game_id=game_id, actor=SERVER_ACTOR, side=side,
+            command_id=f"timeout:{version}:{side}", kind="timeout", expected_version=version,
+        )
 
     async def _drop_deadlines(self, game_id: str, version: int) -> None:
         """A deadline the engine cannot act on would be retried every tick; forget it."""

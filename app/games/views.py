@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Query
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from app.accounts.models import Account
 from app.deps import Db, MaybeAccount
@@ -15,8 +15,9 @@ from app.errors import ApiError
 from app.games import service, stats
 from app.games.models import DiceDraw, Game, GamePlayer, Pitch
 from app.games.pitches import pitch_out
-from app.games.schemas import Fairness, GameSummary, PlayerLine, PlayerPage
+from app.games.schemas import Fairness, GameSummary
 from app.rooms.models import Seat
+from app.stats.boxscore import box_score
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -49,12 +50,15 @@ async def game_summary(game_id: str, db: Db) -> GameSummary:
         )
     ).all():
         players.setdefault(side, []).append(name)
-    pitches = await db.scalar(select(func.count()).where(Pitch.game_id == game.id)) or 0
+    rows = await db.scalars(select(Pitch).where(Pitch.game_id == game.id).order_by(Pitch.seq))
+    records = [pitch_out(row) for row in rows]
+    pitches = len(records)
     return GameSummary(
         id=game.id, room_id=game.room_id, kind=game.kind, number=game.number,
         status=game.status, options=game.options, seq=game.seq, seed_hash=game.seed_hash,
         result=game.result, players=players, line_score=lines,  # type: ignore[arg-type]
         runs=runs, pitches=pitches, started_at=game.started_at, finished_at=game.finished_at,
+        box_score=box_score(records).to_json(),
     )
 
 
@@ -115,16 +119,3 @@ def verify_draws(seed_hex: str, game_id: str, draws: list[dict[str, int]]) -> bo
     """What the fairness page does; the tests use it too."""
     seed = bytes.fromhex(seed_hex)
     return all(hmac_below(seed, game_id, d["index"], d["n"]) == d["value"] for d in draws)
-
-
-@router.get("/leaderboard", response_model=list[PlayerLine], tags=["stats"])
-async def leaderboard(db: Db, limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
-    return await stats.leaderboard(db, limit)
-
-
-@router.get("/players/{name}", response_model=PlayerPage, tags=["stats"])
-async def player(name: str, db: Db) -> dict[str, Any]:
-    account = await db.scalar(select(Account).where(Account.name_key == name.casefold()))
-    if account is None:
-        raise ApiError("not_found", "no such player", 404)
-    return await stats.player_page(db, account)

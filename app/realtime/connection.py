@@ -52,7 +52,7 @@ class RoomConnection:
 
     async def run(self) -> None:
         origin = self.ws.headers.get("origin")
-        if origin is not None and origin not in self.ctx.settings.ws_allowed_origins:
+        if origin is not None and origin.lower() not in self.ctx.settings.allowed_origins():
             await self.ws.close(POLICY_VIOLATION, "origin not allowed")
             return
         await self.ws.accept()

@@ -61,6 +61,14 @@ class Timers(BaseModel):
 
     response_seconds: float | None = Field(None, ge=0.2, le=600)
     roll_seconds: float | None = Field(None, ge=0.2, le=600)
+    auto_pass_ms: int | None = Field(
+        None, ge=0, le=10_000,
+        description="Pause before the server passes for a side that can only pass (AUTO_PASS_MS)",
+    )
+    computer_delay_ms: int | None = Field(
+        None, ge=0, le=10_000,
+        description="Pause before each move of the computer in solo play (COMPUTER_DELAY_MS)",
+    )
 
 
 class RoomCreate(BaseModel):
@@ -84,6 +92,9 @@ class SeatOut(BaseModel):
     name: str
     side: SideName
     joined_at: datetime
+    connected: bool = Field(
+        description="A socket of this seat was seen within three presence heartbeats"
+    )
 
 
 class RoomOut(BaseModel):
@@ -100,4 +111,10 @@ class RoomOut(BaseModel):
     current_game_id: str | None
     games_played: int
     seats: list[SeatOut]
+    computer_side: SideName | None = Field(
+        None, description="The side the computer plays (solo play), else null"
+    )
+    description: str = Field(
+        "", description="Notes for the lobby, e.g. 'fast play' when that option is on"
+    )
     created_at: datetime

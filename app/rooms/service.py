@@ -1,7 +1,9 @@
 """Creating rooms, taking and leaving seats, starting games and rematches.
 
-A game starts by itself as soon as both sides hold at least one member; a rematch starts the
-next game in the same room, with the same seats and options, once the last one is over.
+A game starts by itself as soon as both sides hold at least one member (in solo play, as soon
+as the human side does: the computer holds the other, see :mod:`app.games.computer`); a rematch
+starts the next game in the same room, with the same seats and options, once the last one is
+over.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from app.catalog import EngineCatalog
 from app.db import utcnow
 from app.engines.interface import EngineError
 from app.errors import ApiError
+from app.games.computer import computer_side
 from app.games.fair_dice import RecordingDice, new_seed
 from app.games.models import GamePlayer
 from app.games.service import start_game
@@ -43,6 +46,8 @@ async def create_room(
     timers = {
         "response_seconds": body.timers.response_seconds or settings.default_response_seconds,
         "roll_seconds": body.timers.roll_seconds or settings.default_roll_seconds,
+        "auto_pass_ms": _or(body.timers.auto_pass_ms, settings.auto_pass_ms),
+        "computer_delay_ms": _or(body.timers.computer_delay_ms, settings.computer_delay_ms),
     }
     check_options(catalog, body.kind, options)
     room = Room(
@@ -54,6 +59,15 @@ async def create_room(
     db.add(room)
     await db.flush()
     return room
+
+
+def _or(value: int | None, default: int) -> int:
+    return default if value is None else value
+
+
+def sides_to_fill(room: Room) -> set[str]:
+    """The sides people must hold for a game to start: both, or the human's in solo play."""
+    return {"home", "away"} - {computer_side(room.options)}
 
 
 async def get_room(db: AsyncSession, room_id: str, for_update: bool = False) -> Room:
@@ -79,6 +93,8 @@ async def join(
 
     Returns the broadcast of a game this join started, for the caller to publish after commit.
     """
+    if side == computer_side(room.options):
+        raise ApiError("computer_side", "the computer plays that side in this solo room", 409)
     seat = await db.scalar(
         select(Seat).where(Seat.room_id == room.id, Seat.account_id == account.id)
     )
@@ -106,7 +122,7 @@ async def _maybe_start(
     db: AsyncSession, catalog: EngineCatalog, room: Room
 ) -> dict[str, Any] | None:
     seats = await active_seats(db, room.id)
-    if {s.side for s in seats} >= {"home", "away"}:
+    if {s.side for s in seats} >= sides_to_fill(room):
         _game, message = await start_game(db, catalog, room, seats)
         return message
     return None
@@ -133,7 +149,7 @@ async def rematch(
         raise ApiError("not_seated", "only a seated player may ask for a rematch", 403)
     if room.status != "finished":
         raise ApiError("game_live", "the current game is not over", 409)
-    if {s.side for s in seats} < {"home", "away"}:
+    if not {s.side for s in seats} >= sides_to_fill(room):
         raise ApiError("side_empty", "both sides need a member for a rematch", 409)
     _game, message = await start_game(db, catalog, room, seats)
     return message

@@ -13,12 +13,26 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import Account
 from app.context import ServerContext
+from app.db import utcnow
 from app.deps import Ctx, CurrentAccount, Db
+from app.games.computer import computer_side
+from app.realtime.presence import seat_connected
 from app.rooms import service
 from app.rooms.models import Room, Seat
 from app.rooms.schemas import JoinRequest, RoomCreate, RoomOut, SeatOut
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+
+
+def describe(room: Room) -> str:
+    """Short notes the lobby shows with a room: what changes how the game is played."""
+    notes = []
+    computer = computer_side(room.options)
+    if computer is not None:
+        notes.append(f"solo: the computer plays {computer}")
+    if room.options.get("fast_play"):
+        notes.append("fast play: windows nobody can use are skipped (the pause can tell)")
+    return "; ".join(notes)
 
 
 async def room_out(ctx: ServerContext, db: AsyncSession, room: Room) -> RoomOut:
@@ -30,6 +44,8 @@ async def room_out(ctx: ServerContext, db: AsyncSession, room: Room) -> RoomOut:
     )
     base = ctx.settings.public_url.rstrip("/")
     ws_base = base.replace("http", "ws", 1)
+    now = utcnow()
+    heartbeat = ctx.settings.presence_heartbeat_seconds
     return RoomOut(
         id=room.id, kind=room.kind, options=room.options, teams=room.teams,
         timers=room.timers,
@@ -39,9 +55,12 @@ async def room_out(ctx: ServerContext, db: AsyncSession, room: Room) -> RoomOut:
         games_played=room.games_played,
         seats=[
             SeatOut(account_id=s.account_id, name=name, side=s.side,  # type: ignore[arg-type]
-                    joined_at=s.joined_at)
+                    joined_at=s.joined_at,
+                    connected=seat_connected(s.last_seen_at, now, heartbeat))
             for s, name in rows.all()
         ],
+        computer_side=computer_side(room.options),
+        description=describe(room),
         created_at=room.created_at,
     )
 

@@ -136,7 +136,7 @@ export function lobbyPage(app) {
     const seats = { home: [], away: [] };
     for (const seat of room.seats) seats[seat.side].push(seat.name);
     const joinButtons = me && room.status === "open"
-      ? ["home", "away"].filter((side) => !seats[side].length).map((side) =>
+      ? ["home", "away"].filter((side) => !seats[side].length && side !== room.computer_side).map((side) =>
         h("button", { type: "button", class: "small", "data-join": side,
           onclick: async () => {
             try { await post(`/api/rooms/${room.id}/join`, { side }); navigate(`/rooms/${room.id}`); }
@@ -146,6 +146,7 @@ export function lobbyPage(app) {
     return h("li", { class: "room", "data-room": room.id },
       h("strong", {}, pick(GAME_NAMES[room.kind] ?? { en: room.kind })),
       h("span", { class: `badge ${room.status}` }, t(`room.status.${room.status}`)),
+      room.description ? h("span", { class: "hint room-notes" }, room.description) : null,
       h("span", {}, `${room.teams?.away_name || sideName("away")}: ${seats.away.join(", ") || "—"}`),
       h("span", {}, `${room.teams?.home_name || sideName("home")}: ${seats.home.join(", ") || "—"}`),
       h("span", { class: "row" }, joinButtons,

@@ -87,7 +87,7 @@ export function roomPage(app, roomId) {
     const joins = [];
     if (me && room.status !== "live") {
       for (const s of ["away", "home"]) {
-        if (!seats[s].length && mySeat?.side !== s) {
+        if (!seats[s].length && mySeat?.side !== s && room.computer_side !== s) {
           joins.push(h("button", { type: "button", id: `join-${s}`, onclick: () => join(s) }, t(`room.join_${s}`)));
         }
       }
@@ -103,7 +103,8 @@ export function roomPage(app, roomId) {
         h("strong", {}, room.teams?.[`${s}_name`] || sideName(s)), " ",
         seats[s].length ? seats[s].map((name) => h("a", { href: `/players/${encodeURIComponent(name)}`, "data-link": true, class: "player" },
           name, " ", h("span", { class: presence[name] ? "presence on" : "presence", title: presence[name] ? t("room.connected") : t("room.away_from_table") },
-            presence[name] ? "●" : "○"), h("span", { class: "sr-only" }, presence[name] ? t("room.connected") : t("room.away_from_table")))) : "—")),
+            presence[name] ? "●" : "○"), h("span", { class: "sr-only" }, presence[name] ? t("room.connected") : t("room.away_from_table"))))
+          : room.computer_side === s ? h("span", { class: "player" }, t("room.computer")) : "—")),
       h("div", { class: "row" }, joins,
         h("button", { type: "button", class: "secondary", id: "invite", onclick: copyInvite }, t("room.invite"))),
       room.status === "open" ? h("p", { class: "hint" }, t("room.waiting")) : null);

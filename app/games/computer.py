@@ -1,0 +1,90 @@
+"""The computer opponent of solo play, and the server's human-like pauses.
+
+A room whose options say ``"mode": "solo"`` seats the computer on the side opposite
+``solo_side`` (default ``home``, so the computer pitches). The computer is no account and has no
+seat row: it is a property of the game's options, so it survives a restart, never counts as a
+person in presence, and a claim against its side is refused (it never leaves).
+
+The computer moves through the one command path like anyone else: whenever its side has legal
+actions the game gets a deadline ``{"timer": "computer"}`` ``computer_delay_ms`` after the
+commit; the timer runner (any process, after a restart too) reads the game at that version,
+asks the kind's policy for an action and submits it as actor ``computer`` with command id
+``computer:<version>:<side>`` and the version it read. Only the process that wins the version
+check applies it; the others get a duplicate or a stale version.
+
+The policy's random ``pick(n)`` is draw ``16 * version + k`` (k = 0, 1, ... within one move) of
+the HMAC stream of game id ``"<game_id>:computer"`` under the game's seed, so the computer's
+mixing is as unpredictable as the dice during the game and can be recomputed after the seed is
+revealed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from app.engines.dice import HmacDice
+from app.engines.interface import Action, GameEngine, Side, other_side
+
+COMPUTER_ACTOR = "computer"
+"""The ``actor`` of the computer's commands (account ids are 16 hex digits: no clash)."""
+
+PICKS_PER_MOVE = 16
+POLICIES: dict[str, str] = {"bottom-of-the-9th": "app.engines.bottom_of_the_ninth.policy"}
+"""Game kind → module with ``choose_action(engine, state, side, pick)``. A kind without one
+plays its engine's ``timeout_action`` (the same thing the timers would do)."""
+
+log = logging.getLogger(__name__)
+Pick = Callable[[int], int]
+
+
+def computer_side(options: Mapping[str, Any] | None) -> Side | None:
+    """The side the computer plays in a game with these options, or ``None`` (no computer)."""
+    if not options or options.get("mode") != "solo":
+        return None
+    return other_side("away" if options.get("solo_side") == "away" else "home")
+
+
+def computer_pick(seed_hex: str, game_id: str, version: int) -> Pick:
+    """The policy's random source for the move made from ``version`` (see the module doc)."""
+    dice = HmacDice(bytes.fromhex(seed_hex), f"{game_id}:computer")
+    used = 0
+
+    def pick(n: int) -> int:
+        nonlocal used
+        if used >= PICKS_PER_MOVE:
+            raise RuntimeError("the computer's policy asked for too many draws in one move")
+        value = dice.below(PICKS_PER_MOVE * version + used, n)
+        used += 1
+        return value
+
+    return pick
+
+
+def computer_action(
+    kind: str, engine: GameEngine[Any], state: Any, side: Side, pick: Pick
+) -> Action | None:
+    """The computer's move for ``side``: the kind's policy, else the engine's timeout action.
+
+    A policy that fails (a bug) falls back to the timeout action, so the game never stalls.
+    """
+    if not engine.legal_actions(state, side):
+        return None
+    module = POLICIES.get(kind)
+    if module is not None:
+        try:
+            action: Action = importlib.import_module(module).choose_action(
+                engine, state, side, pick
+            )
+            return action
+        except Exception:
+            log.exception("the %s computer policy failed; timing out instead", kind)
+    return engine.timeout_action(state, side)
+
+
+def pause_fraction(seed_hex: str, game_id: str, version: int) -> float:
+    """A number in [0, 1) for the server's pause after ``version``: draw ``version`` of game id
+    ``"<game_id>:pause"``, secret until the seed is revealed and independent of any hand."""
+    return HmacDice(bytes.fromhex(seed_hex), f"{game_id}:pause").below(version, 1000) / 1000

@@ -1,0 +1,276 @@
+"""Player stats, leaderboard and rating history by SQL, for pages that must answer fast.
+
+The numbers follow :mod:`app.stats.players` and :mod:`app.stats.boxscore` (the tests compare
+both on the same games): one aggregate over the ``pitch`` table joined to ``game_player`` for the
+account's side, with each pitch counted for its offense's batting line and its defense's
+pitching line. ``pitch.thrown`` / ``pitch.strike`` hold :func:`app.stats.boxscore.pitch_thrown`
+and :func:`~app.stats.boxscore.is_strike`, computed when the row is written, so strike % needs
+no JSON in SQL. What needs the ``cards`` JSON (SB / CS, card usage, challenges) or consecutive
+records (Bottom of the 9th fatigue and relief) is computed by the pure functions over the
+player's most recent games (:func:`detail_stats`).
+
+Only ``finished`` games count (a claimed game is stored as finished, its winner the claimant);
+a game's pool is :func:`app.stats.store.game_pool`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from functools import cache
+from typing import Any
+
+from sqlalchemy import ColumnElement, and_, bindparam, case, func, literal, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.accounts.models import Account
+from app.games.models import Game, GamePlayer, Pitch
+from app.games.pitches import pitch_out
+from app.stats import ratings
+from app.stats.boxscore import HITS, NOT_AT_BAT, STRIKEOUTS, BattingLine, PitchingLine
+from app.stats.models import PlayerRating, RatingHistory
+from app.stats.players import PlayerGame, player_stats
+from app.stats.store import DEFAULT_TIER
+
+GAMES = ("base-on-board", "bottom-of-the-9th")
+
+
+def parse_pool(pool: str) -> tuple[str, str | None]:
+    kind, _, tier = pool.partition(":")
+    return kind, tier or None
+
+
+def _tier_column() -> ColumnElement[str]:
+    return func.coalesce(Game.options["tier"].as_string(), literal(DEFAULT_TIER))
+
+
+def _pool_filter(pool: str) -> ColumnElement[bool]:
+    kind, tier = parse_pool(pool)
+    if tier is None:
+        return Game.kind == kind
+    return and_(Game.kind == kind, _tier_column() == tier)
+
+
+def _n(condition: ColumnElement[bool]) -> ColumnElement[int]:
+    return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
+
+
+def _sum(condition: ColumnElement[bool], value: Any) -> ColumnElement[int]:
+    return func.coalesce(func.sum(case((condition, value), else_=0)), 0)
+
+
+async def player_pools(db: AsyncSession, account_id: str) -> list[str]:
+    """The pools of the account's finished games."""
+    rows = (await db.execute(
+        select(Game.kind, _tier_column())
+        .join(GamePlayer, GamePlayer.game_id == Game.id)
+        .where(GamePlayer.account_id == account_id, Game.status == "finished")
+        .distinct()
+    )).all()
+    pools = {f"{kind}:{tier}" if kind == "base-on-board" else kind for kind, tier in rows}
+    return sorted(pools)
+
+
+def _pool_column() -> ColumnElement[str]:
+    """The pool of a game in SQL, as :func:`app.stats.store.game_pool` computes it."""
+    return case(
+        (Game.kind == "base-on-board", Game.kind + ":" + _tier_column()), else_=Game.kind
+    )
+
+
+def _stat_columns() -> dict[str, ColumnElement[int]]:
+    bat = Pitch.offense == GamePlayer.side
+    pit = Pitch.defense == GamePlayer.side
+    pa = Pitch.pa_result
+    winner = Game.result["winner"].as_string()
+    return {
+        "games": func.count(Game.id.distinct()),
+        "wins": func.count(case((winner == GamePlayer.side, Game.id)).distinct()),
+        "ties": func.count(case((winner.is_(None), Game.id)).distinct()),
+        "runs_for": _sum(bat, Pitch.runs), "runs_against": _sum(pit, Pitch.runs),
+        # batting (the account's side at bat)
+        "pa": _n(and_(bat, pa.is_not(None))),
+        "ab": _n(and_(bat, pa.is_not(None), pa.not_in(sorted(NOT_AT_BAT)))),
+        "h": _n(and_(bat, pa.in_(sorted(HITS)))),
+        "doubles": _n(and_(bat, pa == "2B")), "triples": _n(and_(bat, pa == "3B")),
+        "hr": _n(and_(bat, pa == "HR")), "bb": _n(and_(bat, pa == "BB")),
+        "hbp": _n(and_(bat, pa == "HBP")), "k": _n(and_(bat, pa.in_(sorted(STRIKEOUTS)))),
+        "r": _sum(bat, Pitch.runs), "rbi": _sum(bat, Pitch.rbi),
+        "sf": _n(and_(bat, pa == "SF")), "sac": _n(and_(bat, pa == "SAC")),
+        "ci": _n(and_(bat, pa == "CI")), "roe": _n(and_(bat, pa == "E")),
+        # pitching (the account's side in the field)
+        "p_pitches": _n(and_(pit, Pitch.thrown)), "p_strikes": _n(and_(pit, Pitch.strike)),
+        "p_bf": _n(and_(pit, pa.is_not(None))),
+        "p_outs": _sum(and_(pit, Pitch.outs_after > Pitch.outs), Pitch.outs_after - Pitch.outs),
+        "p_k": _n(and_(pit, pa.in_(sorted(STRIKEOUTS)))), "p_bb": _n(and_(pit, pa == "BB")),
+        "p_hbp": _n(and_(pit, pa == "HBP")), "p_h": _n(and_(pit, pa.in_(sorted(HITS)))),
+        "p_hr": _n(and_(pit, pa == "HR")), "p_r": _sum(pit, Pitch.runs),
+    }
+
+
+_STAT_KEYS = tuple(_stat_columns())
+_BATTING = ("pa", "ab", "h", "doubles", "triples", "hr", "bb", "hbp", "k", "r", "rbi", "sf",
+            "sac", "ci", "roe")
+
+
+@cache
+def _stats_query(pools: tuple[str, ...] | None) -> Any:
+    """Built once per pool filter (building it costs more than running it); the account is
+    the ``account_id`` parameter."""
+    columns = _stat_columns()
+    pool_column = _pool_column()
+    query = (
+        select(pool_column.label("pool"), *(c.label(k) for k, c in columns.items()))
+        .select_from(GamePlayer)
+        .join(Game, Game.id == GamePlayer.game_id)
+        .outerjoin(Pitch, Pitch.game_id == GamePlayer.game_id)
+        .where(GamePlayer.account_id == bindparam("account_id"), Game.status == "finished")
+        .group_by(pool_column)
+    )
+    if pools is not None:
+        query = query.where(or_(*(_pool_filter(pool) for pool in pools)))
+    return query
+
+
+async def player_stats_by_pool(
+    db: AsyncSession, account_id: str, pools: Sequence[str] | None = None
+) -> dict[str, dict[str, Any]]:
+    """Games, W/L/T, runs, batting and pitching lines of one account, per pool (every pool it
+    played, or the given ones), in one grouped aggregate over its games' pitch rows."""
+    query = _stats_query(None if pools is None else tuple(pools))
+    columns = _STAT_KEYS
+    found = {
+        row.pool: row for row in (await db.execute(query, {"account_id": account_id})).all()
+    }
+    out = {}
+    for pool in sorted(found) if pools is None else pools:
+        row = found.get(pool)
+        v = {k: int(row._mapping[k]) if row is not None else 0 for k in columns}
+        batting = BattingLine(**{k: v[k] for k in _BATTING}).to_json()
+        for key in ("SB", "CS"):  # from the cards JSON: see detail_stats
+            batting.pop(key)
+        pitching = PitchingLine(**{k[2:]: v[k] for k in columns if k.startswith("p_")})
+        out[pool] = {
+            "pool": pool, "games": v["games"], "wins": v["wins"], "ties": v["ties"],
+            "losses": v["games"] - v["wins"] - v["ties"],
+            "runs_for": v["runs_for"], "runs_against": v["runs_against"],
+            "batting": batting, "pitching": pitching.to_json(),
+        }
+    return out
+
+
+async def player_stats_sql(db: AsyncSession, account_id: str, pool: str) -> dict[str, Any]:
+    """:func:`player_stats_by_pool` of one pool."""
+    return (await player_stats_by_pool(db, account_id, [pool]))[pool]
+
+
+async def detail_stats(
+    db: AsyncSession, account_id: str, pool: str, games: int = 50
+) -> dict[str, Any]:
+    """Card usage, challenges, SB / CS and Bottom of the 9th extras over the account's last
+    ``games`` games of the pool, by the pure functions (``app.stats.players``)."""
+    recent = (await db.execute(
+        select(Game.id, Game.result, GamePlayer.side)
+        .join(GamePlayer, GamePlayer.game_id == Game.id)
+        .where(GamePlayer.account_id == account_id, Game.status == "finished",
+               _pool_filter(pool))
+        .order_by(Game.finished_at.desc(), Game.id.desc())
+        .limit(games)
+    )).all()
+    ids = [game_id for game_id, _, _ in recent]
+    by_game: dict[str, list[dict[str, Any]]] = {game_id: [] for game_id in ids}
+    if ids:
+        for pitch in await db.scalars(
+            select(Pitch).where(Pitch.game_id.in_(ids)).order_by(Pitch.game_id, Pitch.seq)
+        ):
+            by_game[pitch.game_id].append(pitch_out(pitch))
+    stats = player_stats(
+        PlayerGame(by_game[game_id], side, "finished", (result or {}).get("winner"))
+        for game_id, result, side in recent
+    ).to_json()
+    return {
+        "games": len(ids), "SB": stats["batting"]["SB"], "CS": stats["batting"]["CS"],
+        **{k: v for k, v in stats.items() if k not in (
+            "games", "wins", "losses", "ties", "runs_for", "runs_against", "batting",
+            "pitching")},
+    }
+
+
+async def leaderboard(
+    db: AsyncSession, pool: str, now: datetime, limit: int = 50,
+    active_days: int = ratings.ACTIVE_DAYS,
+) -> list[dict[str, Any]]:
+    """:func:`app.stats.ratings.leaderboard` over the stored ratings, in SQL."""
+    ordinal = PlayerRating.mu - 3.0 * PlayerRating.sigma
+    rows = (await db.execute(
+        select(PlayerRating, Account.name)
+        .join(Account, Account.id == PlayerRating.account_id)
+        .where(
+            PlayerRating.pool == pool,
+            PlayerRating.last_played >= now - timedelta(days=active_days),
+            PlayerRating.games >= ratings.MIN_GAMES,
+            PlayerRating.sigma <= ratings.PROVISIONAL_SIGMA,
+        )
+        .order_by(ordinal.desc(), PlayerRating.games.desc(), PlayerRating.account_id)
+        .limit(limit)
+    )).all()
+    return [
+        {"rank": i + 1, "name": name, **_rating(row).to_json()}
+        for i, (row, name) in enumerate(rows)
+    ]
+
+
+def _rating(row: PlayerRating) -> ratings.Rating:
+    return ratings.Rating(row.mu, row.sigma, row.games, row.last_played)
+
+
+async def player_ratings(db: AsyncSession, account_id: str) -> dict[str, dict[str, Any]]:
+    rows = await db.scalars(select(PlayerRating).where(PlayerRating.account_id == account_id))
+    return {row.pool: _rating(row).to_json() for row in rows}
+
+
+async def rating_history(
+    db: AsyncSession, account_id: str, limit: int = 500
+) -> dict[str, list[dict[str, Any]]]:
+    """The rating after each rated game, per pool, oldest first (the last ``limit``)."""
+    rows = (await db.execute(
+        select(RatingHistory)
+        .where(RatingHistory.account_id == account_id)
+        .order_by(RatingHistory.id.desc())
+        .limit(limit)
+    )).scalars().all()
+    out: dict[str, list[dict[str, Any]]] = {}
+    for row in reversed(rows):
+        rating = ratings.Rating(row.mu, row.sigma, row.games, row.played_at)
+        out.setdefault(row.pool, []).append({"game_id": row.game_id, **rating.to_json()})
+    return out
+
+
+async def recent_games(
+    db: AsyncSession, account_id: str, limit: int = 20
+) -> list[dict[str, Any]]:
+    rows = (await db.execute(
+        select(Game.id, Game.kind, Game.options, Game.result, Game.finished_at, GamePlayer.side)
+        .join(GamePlayer, GamePlayer.game_id == Game.id)
+        .where(GamePlayer.account_id == account_id, Game.status == "finished")
+        .order_by(Game.finished_at.desc(), Game.id.desc())
+        .limit(limit)
+    )).all()
+    out = []
+    for game_id, kind, options, result, finished, side in rows:
+        winner = (result or {}).get("winner")
+        out.append({
+            "game_id": game_id, "kind": kind, "tier": (options or {}).get("tier"),
+            "side": side, "result": result,
+            "outcome": "tie" if winner is None else ("win" if winner == side else "loss"),
+            "finished_at": finished.isoformat() if finished else None,
+        })
+    return out
+
+
+def pools_of(game: str | None, tier: str | None) -> Sequence[str] | None:
+    if game is None:
+        return None
+    if game == "base-on-board":
+        return [ratings.pool(game, tier or DEFAULT_TIER)]
+    return [ratings.pool(game)]
