@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from app.catalog import EngineCatalog
 from app.db import Database
+from app.engine_catalog import EngineCatalog
 from app.settings import Settings
 
 if TYPE_CHECKING:

@@ -16,9 +16,9 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
 from app.accounts.views import router as accounts_router
-from app.catalog import EngineCatalog, default_catalog
 from app.context import ServerContext
 from app.db import Database
+from app.engine_catalog import EngineCatalog, default_catalog
 from app.errors import ApiError, api_error_handler
 from app.games.broadcast import Broadcaster, InProcessBroadcaster
 from app.games.commands import CommandPath

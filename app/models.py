@@ -2,7 +2,7 @@
 
 from app.accounts.models import Account, DeviceSession
 from app.db import Base
-from app.games.models import Command, DiceDraw, Game, GameEvent, GamePlayer, Pitch
+from app.games.models import Command, DiceDraw, Game, GameEvent, GamePlayer, Pitch, PitchPlay
 from app.rooms.models import Room, Seat
 from app.stats.models import PlayerRating, RatingHistory
 
@@ -16,6 +16,7 @@ __all__ = [
     "GameEvent",
     "GamePlayer",
     "Pitch",
+    "PitchPlay",
     "PlayerRating",
     "RatingHistory",
     "Room",

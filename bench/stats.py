@@ -3,10 +3,10 @@
 
 Creates a fresh database, migrates it, plays games with ``bob simulate``'s policy
 (``app.stats.simulated``, several processes), writes accounts, rooms, finished games, seats and
-pitch rows with COPY, rebuilds the ratings (``bob ratings rebuild``'s code), starts ``bob serve``
-on a free loopback port and times sequential HTTP requests: ``GET /api/leaderboard?game=
-base-on-board&tier=pro`` and ``GET /api/players/{name}`` for random players. Prints one JSON
-line (fill time, row counts, p50 / p95 / max in ms).
+pitch rows (and their ``pitch_play`` rows) with COPY, rebuilds the ratings (``bob ratings
+rebuild``'s code), starts ``bob serve`` on a free loopback port and times sequential HTTP
+requests: ``GET /api/leaderboard?game=base-on-board&tier=pro`` and ``GET /api/players/{name}``
+for random players. Prints one JSON line (fill time, row counts, p50 / p95 / max in ms).
 
     .venv/bin/python bench/stats.py --pitches 1000000 --players 500 --requests 300
 """
@@ -37,34 +37,39 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.db import Database  # noqa: E402
-from app.games.models import Pitch  # noqa: E402
-from app.games.pitches import pitch_row  # noqa: E402
+from app.games.models import Pitch, PitchPlay  # noqa: E402
+from app.games.pitches import pitch_row, play_rows  # noqa: E402
 from app.migrate import upgrade_to_head  # noqa: E402
 from app.stats.simulated import base_on_board_games  # noqa: E402
 from app.stats.store import rebuild  # noqa: E402
 
 ADMIN = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 PITCH_COLUMNS = [c.key for c in Pitch.__table__.columns if c.key != "id"]
+PLAY_COLUMNS = [c.key for c in PitchPlay.__table__.columns]
 JSON_COLUMNS = {"dice", "cards", "extras"}
 CHUNK = 100
 TIERS = ("pro", "pro", "pro", "pro", "lite")
 
 
-def simulate_chunk(seed: int) -> list[tuple[str, str, dict[str, Any], str | None, list[tuple]]]:
-    """``CHUNK`` games from one seed: (game id, tier, options, winner, pitch rows)."""
+def simulate_chunk(
+    seed: int,
+) -> list[tuple[str, str, dict[str, Any], str | None, list[tuple], list[tuple]]]:
+    """``CHUNK`` games from one seed: (game id, tier, options, winner, pitch rows, play rows)."""
     tier = TIERS[seed % len(TIERS)]
     out = []
     now = datetime.now(UTC)
     for i, game in enumerate(base_on_board_games(CHUNK, seed, tier, 9)):
         game_id = f"b{seed:05d}{i:04d}"
-        rows = []
+        rows, plays = [], []
         for n, record in enumerate(game.records, start=1):
             row = pitch_row(game_id, "base-on-board", n + 1, n, record)
             row.created_at = now
             rows.append(tuple(
                 json.dumps(getattr(row, c)) if c in JSON_COLUMNS else getattr(row, c)
                 for c in PITCH_COLUMNS))
-        out.append((game_id, tier, game.options, game.winner, rows))
+            plays += [tuple(getattr(p, c) for c in PLAY_COLUMNS)
+                      for p in play_rows(game_id, n + 1, record)]
+        out.append((game_id, tier, game.options, game.winner, rows, plays))
     return out
 
 
@@ -86,15 +91,15 @@ async def fill(dsn: str, pitches: int, players: int, workers: int) -> dict[str, 
         "accounts", columns=["id", "name", "name_key", "password_hash", "is_guest",
                              "created_at"],
         records=[(a, n, n, None, False, now - timedelta(days=60)) for a, n in accounts])
-    total = games = 0
+    total = games = plays_total = 0
     seed = 0
     with ProcessPoolExecutor(workers) as pool:
         while total < pitches:
             seeds = list(range(seed + 1, seed + 1 + workers))
             seed += workers
             for chunk in pool.map(simulate_chunk, seeds):
-                rooms, game_rows, seats, pitch_rows = [], [], [], []
-                for game_id, _tier, options, winner, rows in chunk:
+                rooms, game_rows, seats, pitch_rows, play_rows_ = [], [], [], [], []
+                for game_id, _tier, options, winner, rows, plays in chunk:
                     finished = now - timedelta(minutes=rng.uniform(1, 40 * 24 * 60))
                     size = rng.choice((1, 1, 1, 1, 2))
                     picked = rng.sample(accounts, 2 * size)
@@ -112,6 +117,7 @@ async def fill(dsn: str, pitches: int, players: int, workers: int) -> dict[str, 
                     seats += [(game_id, a, "home") for a, _ in home]
                     seats += [(game_id, a, "away") for a, _ in away]
                     pitch_rows += rows
+                    play_rows_ += plays
                     games += 1
                     total += len(rows)
                 await connection.copy_records_to_table(
@@ -127,12 +133,16 @@ async def fill(dsn: str, pitches: int, players: int, workers: int) -> dict[str, 
                     "game_player", records=seats, columns=["game_id", "account_id", "side"])
                 await connection.copy_records_to_table(
                     "pitch", records=pitch_rows, columns=PITCH_COLUMNS)
+                await connection.copy_records_to_table(
+                    "pitch_play", records=play_rows_, columns=PLAY_COLUMNS)
+                plays_total += len(play_rows_)
                 print(f"  {games} games, {total} pitches, {time.perf_counter() - started:.0f}s",
                       file=sys.stderr)
     # As autovacuum would do: statistics, and the visibility map index-only scans need.
     await connection.execute("VACUUM ANALYZE")
     await connection.close()
-    return {"games": games, "pitch_rows": total, "players": players,
+    return {"games": games, "pitch_rows": total, "pitch_play_rows": plays_total,
+            "players": players,
             "fill_seconds": round(time.perf_counter() - started, 1)}
 
 
@@ -179,7 +189,8 @@ async def measure(base: str, names: list[str], requests: int) -> dict[str, Any]:
             response = await http.get(f"/api/players/{rng.choice(names)}")
             page.append(time.perf_counter() - t)
             response.raise_for_status()
-        leaders = len((await http.get("/api/leaderboard", params=board_params)).json())
+        leaders = len((await http.get("/api/leaderboard", params=board_params)).json()[
+            "established"])
     return {"leaderboard": summary(board), "player_page": summary(page),
             "leaderboard_rows": leaders}
 

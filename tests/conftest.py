@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.catalog import EngineCatalog
+from app.engine_catalog import EngineCatalog
 from tests.support.databases import backends, postgres_database, sqlite_database
 from tests.support.dice_duel import KIND, DiceDuel
 from tests.support.live import LiveServer

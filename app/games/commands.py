@@ -26,7 +26,7 @@ from app.errors import ApiError
 from app.games import service
 from app.games.computer import COMPUTER_ACTOR, computer_side, pause_fraction
 from app.games.models import Command, Game, Pitch
-from app.games.pitches import pitch_row
+from app.games.pitches import pitch_row, play_rows
 from app.realtime.ratelimit import TokenBucket
 from app.rooms.models import Room, Seat
 from app.stats.store import record_game
@@ -268,12 +268,15 @@ class CommandPath:
             await db.rollback()
             raise _Conflict
         pitches = []
+        plays = []
         for row in rows:
             if row.type == PITCH_EVENT:
                 pitch_count += 1
                 pitches.append(pitch_row(game.id, game.kind, row.seq, pitch_count, row.data))
+                plays += play_rows(game.id, row.seq, row.data)
         await insert_rows(db, rows)
         await insert_rows(db, pitches)
+        await insert_rows(db, plays)
         if dice is not None:
             await insert_rows(db, service.draw_rows(game.id, dice))
         await insert_rows(db, [Command(

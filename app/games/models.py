@@ -120,6 +120,45 @@ class Pitch(Base):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 
+PLAY_INCLUDE = ("side", "offense", "code", "succeeded", "sb", "cs")
+"""Columns the SQL card / challenge / steal stats read: covered by the index below on
+PostgreSQL, like :data:`STATS_INCLUDE`."""
+
+
+class PitchPlay(Base):
+    """One row per card played and per challenge made on a pitch (Base on Board), written with
+    the pitch row (``app.games.pitches.play_rows``) so card usage, challenge success and
+    SB / CS are plain SQL sums. Outcomes follow ``app.stats.cards``."""
+
+    __tablename__ = "pitch_play"
+    __table_args__ = (
+        Index("ix_pitch_play_game_stats", "game_id", postgresql_include=list(PLAY_INCLUDE)),
+    )
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    """The pitch event's ``seq`` (``pitch.seq``)."""
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    """``"card"`` or ``"challenge"``."""
+    position: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    """Index in the record's ``cards`` (or ``challenges``) list."""
+    side: Mapped[str] = mapped_column(String(8))
+    """Who played the card or made the challenge."""
+    offense: Mapped[str] = mapped_column(String(8))
+    """The pitch's offense: ``sb`` / ``cs`` are credited to it."""
+    code: Mapped[str] = mapped_column(String(32))
+    """The card code, or the challenged call."""
+    succeeded: Mapped[bool]
+    """The card succeeded / the challenge reversed the call."""
+    result: Mapped[str | None] = mapped_column(String(16))
+    """A challenge's result (``"reverse"``, ``"stand"``...); ``None`` for a card."""
+    sb: Mapped[int] = mapped_column(default=0)
+    cs: Mapped[int] = mapped_column(default=0)
+    """Stolen bases / caught stealing this card gave the offense (``app.stats.cards.steals``)."""
+
+
 class DiceDraw(Base):
     """Every draw the engine took from the HMAC stream, so anyone can recompute it."""
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.games.models import Pitch
+from app.games.models import Pitch, PitchPlay
 from app.stats.boxscore import is_strike, pitch_thrown
+from app.stats.cards import play_steals, record_cards
 from app.stats.records import normalize
 
 _TYPED = (
@@ -53,6 +54,31 @@ def pitch_row(game_id: str, kind: str, seq: int, number: int, record: Mapping[st
         thrown=thrown,
         strike=thrown and is_strike(normal),
     )
+
+
+def play_rows(game_id: str, seq: int, record: Mapping[str, Any]) -> list[PitchPlay]:
+    """The ``pitch_play`` rows of one pitch record: its cards with their outcomes and steals,
+    then its challenges, as :mod:`app.stats.cards` reads them (an ``RNH`` returned on a foul
+    is not played, so it has no row). Written with the pitch row, in the same transaction."""
+    normal = normalize(record)
+    if not normal["cards"] and not normal["challenges"]:
+        return []
+    offense = str(normal["offense"])
+    plays = record_cards(normal)
+    rows = [
+        PitchPlay(game_id=game_id, seq=seq, kind="card", position=i, side=play.side,
+                  offense=offense, code=play.code, succeeded=play.success, result=None,
+                  sb=sb, cs=cs)
+        for i, (play, (sb, cs)) in enumerate(zip(plays, play_steals(normal, plays), strict=True))
+    ]
+    rows += [
+        PitchPlay(game_id=game_id, seq=seq, kind="challenge", position=i,
+                  side=str(c.get("side")), offense=offense, code=str(c.get("call")),
+                  succeeded=c.get("result") == "reverse", result=_opt_str(c.get("result")),
+                  sb=0, cs=0)
+        for i, c in enumerate(normal["challenges"])
+    ]
+    return rows
 
 
 def _opt_str(value: object) -> str | None:

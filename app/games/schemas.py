@@ -10,8 +10,10 @@ from pydantic import BaseModel, Field
 
 class InningLine(BaseModel):
     inning: int
-    away: int | None = Field(description="Runs in the top half; null when not played")
-    home: int | None = Field(description="Runs in the bottom half; null when not played")
+    away: int | None = Field(description="Runs of the away side in this inning (the top half "
+                             "unless home bats first); null when it did not bat")
+    home: int | None = Field(description="Runs of the home side in this inning; null when it "
+                             "did not bat")
 
 
 class GameSummary(BaseModel):

@@ -10,13 +10,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.catalog import EngineCatalog
 from app.db import utcnow
+from app.engine_catalog import EngineCatalog
 from app.engines.interface import PITCH_EVENT, SIDES, Event, GameEngine, Side
 from app.games.computer import computer_side, pause_fraction
 from app.games.fair_dice import RecordingDice, new_seed
 from app.games.models import DiceDraw, Game, GameEvent, GamePlayer
-from app.games.pitches import pitch_row
+from app.games.pitches import pitch_row, play_rows
 from app.rooms.models import Room, Seat
 
 VIEWERS: tuple[str, ...] = ("home", "away", "spectator")
@@ -197,6 +197,7 @@ async def start_game(
         pitch_row(game.id, game.kind, r.seq, number, r.data)
         for number, r in enumerate(pitches, start=1)
     )
+    db.add_all(play for r in pitches for play in play_rows(game.id, r.seq, r.data))
     db.add_all(draw_rows(game.id, dice))
     db.add_all(
         GamePlayer(game_id=game.id, account_id=s.account_id, side=s.side)

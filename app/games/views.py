@@ -1,4 +1,4 @@
-"""Read endpoints: a game's summary, pitches, events (filtered), fairness; standings."""
+"""Read endpoints: a game's summary, pitches, events (filtered), fairness."""
 
 from __future__ import annotations
 

@@ -15,8 +15,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import Account
-from app.catalog import EngineCatalog
 from app.db import utcnow
+from app.engine_catalog import EngineCatalog
 from app.engines.interface import EngineError
 from app.errors import ApiError
 from app.games.computer import computer_side

@@ -156,23 +156,30 @@ def challenges(records: Iterable[Mapping[str, Any]]) -> list[ChallengeMade]:
     return out
 
 
-def steals(record: Record) -> tuple[int, int]:
-    """(stolen bases, caught stealing) of the offense on one normalized record."""
-    sb = cs = 0
-    plays = record_cards(record)
+def play_steals(record: Record, plays: list[CardPlay]) -> list[tuple[int, int]]:
+    """(stolen bases, caught stealing) each of ``plays`` (``record_cards(record)``) gave the
+    offense, in order; :func:`steals` is their sum."""
+    out = []
     for play in plays:
+        sb = cs = 0
         if play.code in STEALS:
             if play.success:
-                sb += 1
+                sb = 1
             else:
-                cs += 1
+                cs = 1
         elif play.code == "RNH" and first_die(record, "pitch") in ("S", "SM", "B"):
             sent = str(record["bases"])[:2].count("1")
             caught = sum(1 for p in plays if p.code in ("CS2", "CS3") and p.success)
             caught = min(caught, sent)
-            sb += sent - caught
-            cs += caught
-    return sb, cs
+            sb, cs = sent - caught, caught
+        out.append((sb, cs))
+    return out
+
+
+def steals(record: Record) -> tuple[int, int]:
+    """(stolen bases, caught stealing) of the offense on one normalized record."""
+    pairs = play_steals(record, record_cards(record))
+    return sum(sb for sb, _ in pairs), sum(cs for _, cs in pairs)
 
 
 @dataclass(slots=True)

@@ -26,7 +26,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.catalog import EngineCatalog
+from app.engine_catalog import EngineCatalog
 from app.engines.dice import HmacDice
 from app.engines.interface import GameEngine
 from app.games.models import Command, Game, Pitch

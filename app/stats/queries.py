@@ -5,9 +5,12 @@ both on the same games): one aggregate over the ``pitch`` table joined to ``game
 account's side, with each pitch counted for its offense's batting line and its defense's
 pitching line. ``pitch.thrown`` / ``pitch.strike`` hold :func:`app.stats.boxscore.pitch_thrown`
 and :func:`~app.stats.boxscore.is_strike`, computed when the row is written, so strike % needs
-no JSON in SQL. What needs the ``cards`` JSON (SB / CS, card usage, challenges) or consecutive
-records (Bottom of the 9th fatigue and relief) is computed by the pure functions over the
-player's most recent games (:func:`detail_stats`).
+no JSON in SQL. Card usage, challenge success and SB / CS are a second aggregate over the
+``pitch_play`` table (one row per card played and per challenge made, its outcome and steals
+computed by :mod:`app.stats.cards` when the pitch row is written; :func:`card_stats_by_pool`):
+cards and challenges count for the side that played or made them, SB / CS for the pitch's
+offense. Only what needs consecutive records (the Bottom of the 9th extras: fatigue, relief) is
+computed by the pure functions over the player's most recent games (:func:`detail_stats`).
 
 Only ``finished`` games count (a claimed game is stored as finished, its winner the claimant);
 a game's pool is :func:`app.stats.store.game_pool`.
@@ -24,10 +27,11 @@ from sqlalchemy import ColumnElement, and_, bindparam, case, func, literal, or_,
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import Account
-from app.games.models import Game, GamePlayer, Pitch
+from app.games.models import Game, GamePlayer, Pitch, PitchPlay
 from app.games.pitches import pitch_out
 from app.stats import ratings
 from app.stats.boxscore import HITS, NOT_AT_BAT, STRIKEOUTS, BattingLine, PitchingLine
+from app.stats.cards import CardUsage
 from app.stats.models import PlayerRating, RatingHistory
 from app.stats.players import PlayerGame, player_stats
 from app.stats.store import DEFAULT_TIER
@@ -142,20 +146,64 @@ async def player_stats_by_pool(
     found = {
         row.pool: row for row in (await db.execute(query, {"account_id": account_id})).all()
     }
+    cards = await card_stats_by_pool(db, account_id, pools)
     out = {}
     for pool in sorted(found) if pools is None else pools:
         row = found.get(pool)
         v = {k: int(row._mapping[k]) if row is not None else 0 for k in columns}
-        batting = BattingLine(**{k: v[k] for k in _BATTING}).to_json()
-        for key in ("SB", "CS"):  # from the cards JSON: see detail_stats
-            batting.pop(key)
+        usage, sb, cs = cards.get(pool, (CardUsage.empty(), 0, 0))
+        batting = BattingLine(**{k: v[k] for k in _BATTING}, sb=sb, cs=cs).to_json()
         pitching = PitchingLine(**{k[2:]: v[k] for k in columns if k.startswith("p_")})
         out[pool] = {
             "pool": pool, "games": v["games"], "wins": v["wins"], "ties": v["ties"],
             "losses": v["games"] - v["wins"] - v["ties"],
             "runs_for": v["runs_for"], "runs_against": v["runs_against"],
-            "batting": batting, "pitching": pitching.to_json(),
+            "batting": batting, "pitching": pitching.to_json(), **usage.to_json(),
         }
+    return out
+
+
+@cache
+def _cards_query(pools: tuple[str, ...] | None) -> Any:
+    """Plays of the account's finished games, per pool, kind and code: the account's side's
+    plays and successes, and the steals credited to it as the offense."""
+    mine = PitchPlay.side == GamePlayer.side
+    batting = PitchPlay.offense == GamePlayer.side
+    pool_column = _pool_column()
+    query = (
+        select(
+            pool_column.label("pool"), PitchPlay.kind, PitchPlay.code,
+            _n(mine).label("played"), _n(and_(mine, PitchPlay.succeeded)).label("succeeded"),
+            _sum(batting, PitchPlay.sb).label("sb"), _sum(batting, PitchPlay.cs).label("cs"),
+        )
+        .select_from(GamePlayer)
+        .join(Game, Game.id == GamePlayer.game_id)
+        .join(PitchPlay, PitchPlay.game_id == GamePlayer.game_id)
+        .where(GamePlayer.account_id == bindparam("account_id"), Game.status == "finished")
+        .group_by(pool_column, PitchPlay.kind, PitchPlay.code)
+    )
+    if pools is not None:
+        query = query.where(or_(*(_pool_filter(pool) for pool in pools)))
+    return query
+
+
+async def card_stats_by_pool(
+    db: AsyncSession, account_id: str, pools: Sequence[str] | None = None
+) -> dict[str, tuple[CardUsage, int, int]]:
+    """All-time card usage and challenges of the account's side, and its SB / CS, per pool
+    (only pools with plays), from ``pitch_play``: the numbers of :mod:`app.stats.cards`."""
+    query = _cards_query(None if pools is None else tuple(pools))
+    out: dict[str, tuple[CardUsage, int, int]] = {}
+    for row in (await db.execute(query, {"account_id": account_id})).all():
+        usage, sb, cs = out.get(row.pool, (CardUsage.empty(), 0, 0))
+        played, succeeded = int(row.played), int(row.succeeded)
+        if row.kind == "challenge":
+            usage.challenges += played
+            usage.challenges_won += succeeded
+        elif played:
+            usage.played[row.code] += played
+            usage.succeeded[row.code] += succeeded
+        out[row.pool] = (usage, sb + int(row.sb), cs + int(row.cs))
     return out
 
 
@@ -167,8 +215,11 @@ async def player_stats_sql(db: AsyncSession, account_id: str, pool: str) -> dict
 async def detail_stats(
     db: AsyncSession, account_id: str, pool: str, games: int = 50
 ) -> dict[str, Any]:
-    """Card usage, challenges, SB / CS and Bottom of the 9th extras over the account's last
-    ``games`` games of the pool, by the pure functions (``app.stats.players``)."""
+    """The Bottom of the 9th extras (stare-downs, reads, races, fatigue, relief) over the
+    account's last ``games`` games of the pool, by the pure functions (``app.stats.players``):
+    the part of the player stats that reads consecutive records. ``bottom_of_the_9th`` is
+    ``None`` for a Base on Board pool (its cards, challenges and SB / CS are all-time SQL in
+    :func:`player_stats_by_pool`)."""
     recent = (await db.execute(
         select(Game.id, Game.result, GamePlayer.side)
         .join(GamePlayer, GamePlayer.game_id == Game.id)
@@ -188,12 +239,7 @@ async def detail_stats(
         PlayerGame(by_game[game_id], side, "finished", (result or {}).get("winner"))
         for game_id, result, side in recent
     ).to_json()
-    return {
-        "games": len(ids), "SB": stats["batting"]["SB"], "CS": stats["batting"]["CS"],
-        **{k: v for k, v in stats.items() if k not in (
-            "games", "wins", "losses", "ties", "runs_for", "runs_against", "batting",
-            "pitching")},
-    }
+    return {"games": len(ids), "bottom_of_the_9th": stats["bottom_of_the_9th"]}
 
 
 async def leaderboard(

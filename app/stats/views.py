@@ -15,14 +15,14 @@ from app.accounts.models import Account
 from app.db import utcnow
 from app.deps import Ctx, Db
 from app.errors import ApiError
-from app.games import stats as standings
 from app.games.models import Game, Pitch
 from app.games.pitches import pitch_out
-from app.stats import analysis, gamelog, queries
+from app.stats import analysis, board, gamelog, queries
 from app.stats.playbyplay import plate_appearances, play_by_play
 from app.stats.replay import state_at_seq
+from app.stats.schemas import Leaderboard
 from app.stats.simulated import cached_games
-from app.stats.store import DEFAULT_TIER
+from app.stats.store import DEFAULT_TIER, game_pool
 
 router = APIRouter(prefix="/api", tags=["stats"])
 
@@ -34,26 +34,40 @@ def _example(value: Any) -> dict[int | str, dict[str, Any]]:
     return {200: {"content": {"application/json": {"example": value}}}}
 
 
-LEADERBOARD_EXAMPLE = [{
-    "rank": 1, "name": "ace", "mu": 31.2, "sigma": 2.9, "games": 42, "rating": 22.5,
-    "provisional": False, "last_played": "2026-11-28T20:15:00+00:00",
-}]
+LEADERBOARD_EXAMPLE = {
+    "game": "base-on-board", "tier": "pro", "pool": "base-on-board:pro",
+    "rules": {"min_games": 10, "max_sigma": 6.5, "active_days": 30},
+    "established": [{
+        "rank": 1, "name": "ace", "rating": 22.5, "mu": 31.2, "sigma": 2.9, "games": 42,
+        "wins": 27, "losses": 14, "ties": 1, "provisional": False,
+        "last_played": "2026-11-28T20:15:00Z"}],
+    "provisional": [{
+        "rank": 1, "name": "rookie", "rating": 1.12, "mu": 26.9, "sigma": 8.6, "games": 2,
+        "wins": 2, "losses": 0, "ties": 0, "provisional": True,
+        "last_played": "2026-11-29T09:40:00Z"}],
+    "recent_games": [{
+        "game_id": "9f2c1ab04d5e6f70", "away": ["rookie"], "home": ["ace"],
+        "score": {"away": 3, "home": 2}, "winner": "away",
+        "finished_at": "2026-11-29T09:40:00Z"}],
+}
 
 
-@router.get("/leaderboard", responses=_example(LEADERBOARD_EXAMPLE))
+@router.get("/leaderboard", response_model=Leaderboard,
+            responses=_example(LEADERBOARD_EXAMPLE))
 async def leaderboard(
-    db: Db, game: GameKind | None = None, tier: Tier | None = None,
-    limit: int = Query(50, ge=1, le=500),
-) -> list[dict[str, Any]]:
-    """Rating leaderboard of one pool: ``game`` (and ``tier`` for Base on Board, default pro).
+    db: Db, game: GameKind, tier: Tier | None = None,
+    limit: int = Query(50, ge=1, le=500, description="most players in each list"),
+) -> dict[str, Any]:
+    """The leaderboard page of one rating pool: ``game`` (and ``tier`` for Base on Board).
 
-    Lists only established players (10+ rated games, sigma ≤ 6.5) whose last rated game is at
-    most 30 days old, by display rating (mu − 3·sigma). Without ``game`` it is the plain
-    standings over every finished game (games, wins, losses, ties), as the lobby shows."""
-    if game is None:
-        return await standings.leaderboard(db, limit)
-    pool = (queries.pools_of(game, tier) or [game])[0]
-    return await queries.leaderboard(db, pool, utcnow(), limit)
+    ``established``: players with 10+ rated games and sigma ≤ 6.5 whose last rated game is at
+    most 30 days old, by display rating (mu − 3·sigma). ``provisional``: the other recently
+    active players of the pool, most recently active first (shown with a "?"). Both with W/L/T
+    over their rated games. ``recent_games``: the pool's last 20 finished games. ``tier``
+    defaults to pro and is ignored for Bottom of the 9th."""
+    chosen = (tier or DEFAULT_TIER) if game == "base-on-board" else None
+    pool = game_pool(game, {"tier": chosen})
+    return {"game": game, "tier": chosen, **await board.board(db, pool, utcnow(), limit)}
 
 
 PLAYER_EXAMPLE = {
@@ -64,10 +78,13 @@ PLAYER_EXAMPLE = {
         "pool": "base-on-board:pro", "games": 12, "wins": 7, "losses": 5, "ties": 0,
         "runs_for": 51, "runs_against": 44,
         "batting": {"PA": 480, "AB": 420, "H": 110, "2B": 20, "3B": 3, "HR": 12, "BB": 50,
-                    "HBP": 4, "K": 90, "R": 51, "AVG": 0.262, "OBP": 0.344, "SLG": 0.41,
-                    "OPS": 0.754},
+                    "HBP": 4, "K": 90, "R": 51, "SB": 9, "CS": 4, "AVG": 0.262, "OBP": 0.344,
+                    "SLG": 0.41, "OPS": 0.754},
         "pitching": {"pitches": 1900, "strikes": 1200, "strike_pct": 0.632, "K": 85, "BB": 48,
-                     "H": 101, "HR": 10, "R": 44}}},
+                     "H": 101, "HR": 10, "R": 44},
+        "cards": {"SB2": {"played": 11, "succeeded": 8, "success_rate": 0.727},
+                  "CS2": {"played": 5, "succeeded": 3, "success_rate": 0.6}},
+        "challenges": 14, "challenges_won": 6, "challenge_success_rate": 0.429}},
     "recent": [{"game_id": "9f2c1ab04d5e6f70", "kind": "base-on-board", "tier": "pro",
                 "side": "home", "outcome": "win", "finished_at": "2026-11-28T20:15:00+00:00"}],
 }
@@ -76,20 +93,24 @@ PLAYER_EXAMPLE = {
 @router.get("/players/{name}", responses=_example(PLAYER_EXAMPLE))
 async def player(
     name: str, db: Db, game: GameKind | None = None, tier: Tier | None = None,
-    details: bool = Query(False, description="add card usage, challenges, SB/CS and Bottom "
-                          "of the 9th extras over the last 50 games of each pool"),
+    details: bool = Query(False, description="add the Bottom of the 9th extras (stare-downs, "
+                          "reads, races, fatigue, relief) over the last 50 games of that pool"),
 ) -> dict[str, Any]:
     """Ratings, stats per pool (SQL over the pitch table) and recent games of one account.
 
     Stats cover every pool the account played, or the one ``game`` / ``tier`` names; the
-    top-level games / wins / losses / ties are their sums."""
+    top-level games / wins / losses / ties are their sums. Each pool's stats are all-time:
+    batting (with SB / CS) and pitching lines, and (Base on Board) ``cards`` (played,
+    succeeded and success rate per card code, for the side the account was on) and its
+    challenges (made, won: the call reversed, success rate)."""
     account = await db.scalar(select(Account).where(Account.name_key == name.casefold()))
     if account is None:
         raise ApiError("not_found", "no such player", 404)
     stats = await queries.player_stats_by_pool(db, account.id, queries.pools_of(game, tier))
     if details:
         for pool in stats:
-            stats[pool]["details"] = await queries.detail_stats(db, account.id, pool)
+            if queries.parse_pool(pool)[0] == "bottom-of-the-9th":
+                stats[pool]["details"] = await queries.detail_stats(db, account.id, pool)
     totals = {k: sum(s[k] for s in stats.values()) for k in ("games", "wins", "losses", "ties")}
     return {
         "name": account.name, "guest": account.is_guest, **totals,

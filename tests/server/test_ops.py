@@ -8,7 +8,7 @@ import threading
 import httpx
 from alembic import command
 
-from app.catalog import EngineCatalog
+from app.engine_catalog import EngineCatalog
 from app.migrate import alembic_config
 from tests.support.live import LiveServer
 

@@ -10,7 +10,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from app.bots.client import ws_url
-from app.catalog import EngineCatalog
+from app.engine_catalog import EngineCatalog
 from app.settings import Settings, origin_of
 from tests.support.live import LiveServer
 from tests.support.table import open_table

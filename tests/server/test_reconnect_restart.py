@@ -7,7 +7,7 @@ import uuid
 import httpx
 import pytest
 
-from app.catalog import EngineCatalog
+from app.engine_catalog import EngineCatalog
 from tests.support.live import LiveServer
 from tests.support.table import open_table
 

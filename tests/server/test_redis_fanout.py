@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from app.bots.client import guest, open_socket
-from app.catalog import EngineCatalog
+from app.engine_catalog import EngineCatalog
 from tests.support.live import LiveServer
 from tests.support.table import Client, open_table
 

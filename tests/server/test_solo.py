@@ -15,8 +15,8 @@ import pytest
 from sqlalchemy import select
 
 from app.bots.client import guest, open_socket
-from app.catalog import EngineCatalog
 from app.db import Database
+from app.engine_catalog import EngineCatalog
 from app.engines.bottom_of_the_ninth import Engine
 from app.engines.bottom_of_the_ninth.policy import choose_action
 from app.engines.dice import HmacDice

@@ -11,8 +11,8 @@ import pytest
 from openskill.models import PlackettLuce
 from sqlalchemy import select
 
-from app.catalog import EngineCatalog
 from app.db import Database
+from app.engine_catalog import EngineCatalog
 from app.games.models import Game
 from app.stats import queries
 from app.stats.boxscore import box_score
@@ -85,15 +85,26 @@ async def test_recorded_game_stats_replay_and_export(
             stats = page["stats"]["base-on-board:lite"]
             pure = player_stats([PlayerGame(records, side, "finished", winner)]).to_json()
             assert stats["pitching"] == pure["pitching"]
-            assert stats["batting"] == {k: v for k, v in pure["batting"].items()
-                                        if k not in ("SB", "CS")}
+            assert stats["batting"] == pure["batting"]  # SB / CS too (pitch_play)
+            assert stats["cards"] == pure["cards"]
+            assert stats["challenges"] == pure["challenges"]
+            assert stats["challenges_won"] == pure["challenges_won"]
             assert (stats["runs_for"], stats["runs_against"]) == (
                 pure["runs_for"], pure["runs_against"])
         charts = (await http.get(f"/api/players/{names['home']}/charts")).json()
         assert charts["ratings"]["base-on-board:lite"][0]["game_id"] == table.game_id
         board = (await http.get("/api/leaderboard", params={
             "game": "base-on-board", "tier": "lite"})).json()
-        assert names["home"] not in {row["name"] for row in board}  # provisional
+        assert board["pool"] == "base-on-board:lite"
+        assert names["home"] not in {row["name"] for row in board["established"]}
+        unsure = {row["name"]: row for row in board["provisional"]}
+        for side in ("home", "away"):
+            row = unsure[names[side]]
+            assert row["games"] == 1 and row["provisional"] is True
+            assert row["wins"] == (winner == side) and row["ties"] == (winner is None)
+        assert board["recent_games"][0]["game_id"] == table.game_id
+        assert board["recent_games"][0]["home"] == [names["home"]]
+        assert board["recent_games"][0]["score"] == summary["result"]["score"]
 
         for lang, word in (("ko", "회초"), ("en", "top 1st")):
             pbp = (await http.get(f"/api/games/{table.game_id}/playbyplay",

@@ -8,7 +8,7 @@ import time
 
 import httpx
 
-from app.catalog import EngineCatalog
+from app.engine_catalog import EngineCatalog
 from tests.support.live import LiveServer
 from tests.support.table import open_table
 

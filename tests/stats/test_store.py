@@ -19,15 +19,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import Account
 from app.db import Database
-from app.games.models import Game, GamePlayer
-from app.games.pitches import pitch_row
+from app.games.models import Game, GamePlayer, PitchPlay
+from app.games.pitches import pitch_row, play_rows
 from app.rooms.models import Room
 from app.stats import queries, store
 from app.stats.models import PlayerRating, RatingHistory
 from app.stats.players import PlayerGame, player_stats
 from app.stats.ratings import Rating
 from app.stats.ratings import leaderboard as pure_leaderboard
-from tests.stats.build import card, one_inning_game, pitch
+from tests.stats.build import card, challenge, one_inning_game, pitch
 
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 
@@ -73,6 +73,7 @@ async def finished_game(
         pitch_row(game.id, kind, seq, n, record)
         for n, (seq, record) in enumerate(((10 + i, r) for i, r in enumerate(records)), 1)
     )
+    db.add_all(play for i, r in enumerate(records) for play in play_rows(game.id, 10 + i, r))
     await db.flush()
     if rate:
         await store.record_game(db, game.id, kind, game.options, result, finished_at)
@@ -111,7 +112,7 @@ async def test_sql_stats_match_hand_numbers_and_pure_functions(db: AsyncSession)
     assert bat["AVG"] == 0.5
     pure = player_stats([PlayerGame(tie, "away", "finished", None),
                          PlayerGame(win, "away", "finished", "away")]).to_json()
-    assert {k: v for k, v in pure["batting"].items() if k not in ("SB", "CS")} == bat
+    assert pure["batting"] == bat
     assert pure["pitching"] == pit
     assert got["runs_for"] == pure["runs_for"] and got["runs_against"] == pure["runs_against"]
     # The other side's numbers mirror them, and another pool holds nothing.
@@ -119,9 +120,92 @@ async def test_sql_stats_match_hand_numbers_and_pure_functions(db: AsyncSession)
     assert theirs["pitching"]["BF"] == bat["PA"] and theirs["batting"]["PA"] == pit["BF"]
     assert (await queries.player_stats_sql(db, me, "base-on-board:lite"))["games"] == 0
     assert await queries.player_pools(db, me) == ["base-on-board:pro"]
-    details = await queries.detail_stats(db, me, "base-on-board:pro")
-    assert details["SB"] == pure["batting"]["SB"] == 1
-    assert details["cards"]["SB2"]["played"] == 1
+    # Cards, challenges and steals: all-time SQL over pitch_play, the pure functions' numbers.
+    assert bat["SB"] == pure["batting"]["SB"] == 1
+    assert got["cards"] == pure["cards"] and got["cards"]["SB2"]["played"] == 1
+    assert (got["challenges"], got["challenges_won"], got["challenge_success_rate"]) == (
+        pure["challenges"], pure["challenges_won"], pure["challenge_success_rate"])
+
+
+def card_game() -> list[dict[str, Any]]:
+    """Cards, challenges and steals with known outcomes (``app.stats.cards``)."""
+    a, h = "away", "home"
+    return [
+        # SB2 answered by CS2: away caught stealing; the CS2 succeeds.
+        pitch(1, "top", 1, "pitch:S", bases="100", cards=[card(a, "SB2"), card(h, "CS2")],
+              after=(0, 1, 1, "000")),
+        # SB2 reversed on home's challenge: caught stealing; home's challenge won.
+        pitch(1, "top", 2, "pitch:B", bases="100", cards=[card(a, "SB2")],
+              challenges=[challenge(h, "SB2", "reverse")], after=(1, 0, 2, "000")),
+        # RNH with runners on first and second, a strike, CS2 answers: 1 SB, 1 CS.
+        pitch(1, "top", 3, "pitch:S", outs=1, bases="110",
+              cards=[card(a, "RNH"), card(h, "CS2")], after=(0, 1, 2, "001")),
+        # RNH on a foul goes back to the hand: no play at all.
+        pitch(1, "top", 3, "pitch:F", strikes=1, outs=2, bases="001", cards=[card(a, "RNH")],
+              after=(0, 2, 2, "001")),
+        # SB3 unanswered: a stolen base.
+        pitch(1, "top", 4, "pitch:B", outs=2, bases="010", cards=[card(a, "SB3")],
+              after=(1, 0, 2, "001")),
+        pitch(1, "top", 4, "pitch:C bat:PO", balls=1, outs=2, bases="001", pa="OUT",
+              after=(0, 0, 3, "000")),
+        # Away challenges twice in the field: a call that stands, then one reversed.
+        pitch(1, "bottom", 1, "pitch:S", challenges=[challenge(a, "S", "stand")],
+              after=(0, 1, 0, "000")),
+        pitch(1, "bottom", 1, "pitch:B", strikes=1, challenges=[challenge(a, "B", "reverse")],
+              after=(0, 2, 0, "000")),
+        pitch(1, "bottom", 1, "pitch:SM", strikes=2, pa="K", after=(0, 0, 3, "000")),
+    ]
+
+
+async def test_sql_card_stats_match_hand_numbers(db: AsyncSession) -> None:
+    me, them = await account(db, _unique("cme")), await account(db, _unique("cthem"))
+    game = card_game()
+    game_id = await finished_game(db, {"away": [me], "home": [them]}, game,
+                                  {"winner": None, "score": {"away": 0, "home": 0}}, T0)
+    mine = await queries.player_stats_sql(db, me, "base-on-board:pro")
+    theirs = await queries.player_stats_sql(db, them, "base-on-board:pro")
+    # Away: SB2 twice (answered, reversed), RNH once (answered; the foul one is not played),
+    # SB3 once; SB = RNH 1 + SB3 1, CS = SB2 2 + RNH 1; challenges 2, one reversed the call.
+    assert mine["cards"] == {
+        "RNH": {"played": 1, "succeeded": 0, "success_rate": 0.0},
+        "SB2": {"played": 2, "succeeded": 0, "success_rate": 0.0},
+        "SB3": {"played": 1, "succeeded": 1, "success_rate": 1.0},
+    }
+    assert (mine["batting"]["SB"], mine["batting"]["CS"]) == (2, 3)
+    assert (mine["challenges"], mine["challenges_won"], mine["challenge_success_rate"]) == (
+        2, 1, 0.5)
+    # Home: two CS2 answers that stood, one challenge won, no steals (it never batted with
+    # a card).
+    assert theirs["cards"] == {"CS2": {"played": 2, "succeeded": 2, "success_rate": 1.0}}
+    assert (theirs["batting"]["SB"], theirs["batting"]["CS"]) == (0, 0)
+    assert (theirs["challenges"], theirs["challenges_won"],
+            theirs["challenge_success_rate"]) == (1, 1, 1.0)
+    # The pure functions agree, and the RNH returned on the foul has no row.
+    for who, side, got in ((me, "away", mine), (them, "home", theirs)):
+        pure = player_stats([PlayerGame(game, side, "finished", None)]).to_json()
+        assert got["batting"] == pure["batting"] and got["cards"] == pure["cards"], who
+        assert got["challenges_won"] == pure["challenges_won"], who
+    plays = (await db.execute(
+        select(PitchPlay.seq, PitchPlay.kind).where(PitchPlay.game_id == game_id)
+    )).all()
+    assert len(plays) == 6 + 3 and (13, "card") not in plays
+
+
+async def test_details_keep_the_bottom_of_the_ninth_extras(db: AsyncSession) -> None:
+    from tests.stats.test_players import _ninth
+
+    me, them = await account(db, _unique("nme")), await account(db, _unique("nthem"))
+    records = [_ninth(1, True, True, [1, 0]), _ninth(1, True, False, [2, 0], race="home",
+                                                      pa="RS")]
+    await finished_game(db, {"home": [me], "away": [them]}, records,
+                        {"winner": "home", "score": {"home": 1, "away": 0}}, T0,
+                        kind="bottom-of-the-9th", options={}, rate=False)
+    details = await queries.detail_stats(db, me, "bottom-of-the-9th")
+    pure = player_stats([PlayerGame(records, "home", "finished", "home")]).to_json()
+    assert details == {"games": 1, "bottom_of_the_9th": pure["bottom_of_the_9th"]}
+    assert details["bottom_of_the_9th"]["stares"] == 2
+    ninth = await queries.player_stats_sql(db, me, "bottom-of-the-9th")
+    assert (ninth["cards"], ninth["challenges"], ninth["batting"]["SB"]) == ({}, 0, 0)
 
 
 async def _stored(db: AsyncSession, ids: Sequence[str]) -> dict[tuple[str, str], tuple]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import uvicorn
 
-from app.catalog import EngineCatalog
+from app.engine_catalog import EngineCatalog
 from app.main import create_app
 from app.settings import Settings
 

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import uvicorn
 
-from app.catalog import default_catalog
+from app.engine_catalog import default_catalog
 from app.main import create_app
 from app.settings import Settings
 from tests.support.databases import sqlite_database

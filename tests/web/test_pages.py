@@ -20,6 +20,11 @@ def test_pages_render_in_both_languages(open_page: Any, locale: str, phone: bool
     assert page.inner_text("h1") == lobby
     page.goto("/leaderboard")
     assert page.inner_text("h1") == board
+    page.select_option("#lb-game", "bottom-of-the-9th")
+    page.wait_for_selector("#lb-body[data-pool='bottom-of-the-9th'][aria-busy='false']")
+    assert page.locator("#lb-tier").is_hidden()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"] + 1, "the leaderboard scrolls sideways"
     page.goto("/signin")
     assert page.inner_text("h1") == signin
     assert page.locator("#device-limit").is_visible()

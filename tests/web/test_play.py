@@ -15,7 +15,8 @@ from tests.web.helpers import (
 )
 
 
-def _finish(home: Any, away: Any, watcher: Any, home_name: str, away_name: str) -> None:
+def _finish(home: Any, away: Any, watcher: Any, home_name: str, away_name: str,
+            pool: dict[str, str]) -> None:
     watcher.wait_for_selector("[data-testid='game-over']")
     seq = home.get_attribute("body", "data-seq")
     for page in (away, watcher):
@@ -34,9 +35,25 @@ def _finish(home: Any, away: Any, watcher: Any, home_name: str, away_name: str) 
         home.goto(f"/players/{name}")
         home.wait_for_selector(f"#recent-games a[href='/games/{game_id}']")
         assert home.locator("svg[data-chart='rating']").count() == 1
+    # The leaderboard of the game's pool, chosen with the page's selectors: both players are
+    # provisional (a "?" on the rating), not ranked, and the game is among the recent games.
     home.goto("/leaderboard")
+    home.select_option("#lb-game", pool["game"])
+    if "tier" in pool:
+        home.select_option("#lb-tier", pool["tier"])
+    expected = pool["game"] + (f":{pool['tier']}" if "tier" in pool else "")
+    home.wait_for_selector(f"#lb-body[data-pool='{expected}'][aria-busy='false']")
     for name in (home_name, away_name):
-        home.wait_for_selector(f"#leaderboard tr[data-player='{name}']")
+        row = home.locator(f"#lb-provisional tr[data-player='{name}']")
+        assert row.locator("td.rating").inner_text().endswith("?")
+        assert home.locator(f"#lb-established tr[data-player='{name}']").count() == 0
+    game_link = home.locator(f"#lb-recent tr[data-game='{game_id}'] a[href='/games/{game_id}']")
+    recent = home.locator(f"#lb-recent tr[data-game='{game_id}']").inner_text()
+    assert home_name in recent and away_name in recent
+    assert "game=" in home.url  # the pool is in the address
+    game_link.focus()
+    home.keyboard.press("Enter")
+    home.wait_for_selector("[data-testid='record-line-score']")
 
 
 def test_base_on_board_three_innings(open_page: Any) -> None:
@@ -55,7 +72,8 @@ def test_base_on_board_three_innings(open_page: Any) -> None:
     home.wait_for_selector("#toast:has-text('Invite link copied')")
     assert home.evaluate("navigator.clipboard.readText()").endswith(f"/rooms/{room}")
     play_to_end([home, away])
-    _finish(home, away, watcher, home_name, away_name)
+    _finish(home, away, watcher, home_name, away_name,
+            {"game": "base-on-board", "tier": "pro"})
 
 
 def test_bottom_of_the_ninth(open_page: Any) -> None:
@@ -80,7 +98,7 @@ def test_bottom_of_the_ninth(open_page: Any) -> None:
         page.wait_for_selector("[data-testid='game-over']", state="detached")
     assert watcher.locator("#table .stare-grid").count() == 0
     play_to_end([home, away])
-    _finish(home, away, watcher, home_name, away_name)
+    _finish(home, away, watcher, home_name, away_name, {"game": "bottom-of-the-9th"})
 
 
 def test_dropped_connection_recovers(open_page: Any) -> None:
