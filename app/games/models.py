@@ -117,6 +117,18 @@ class Pitch(Base):
     """A pitch was thrown (``app.stats.boxscore.pitch_thrown``), set when the row is written."""
     strike: Mapped[bool] = mapped_column(default=False, server_default=false())
     """Thrown and called a strike (``app.stats.boxscore.is_strike``), for SQL pitching lines."""
+    direction_read: Mapped[bool | None]
+    location_read: Mapped[bool | None]
+    """Bottom of the 9th: the stare-down's reads (``stare.direction_read`` /
+    ``location_read``); both ``None`` when the record has no stare-down."""
+    fatigue_direction: Mapped[int | None]
+    fatigue_location: Mapped[int | None]
+    """Bottom of the 9th: the pitcher's fatigue token rows after the stare-down
+    (``stare.fatigue``), ``None`` without one. Relief (a row going back up the track with the
+    same pitcher) and benching (a pitcher change) are read in SQL from the previous such row of
+    the game (``app.stats.queries``), as ``app.stats.players.ninth_stats`` reads them."""
+    race_winner: Mapped[str | None] = mapped_column(String(8))
+    """Bottom of the 9th: the side that won the pitch's race (``race.winner``), if any."""
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 

@@ -53,7 +53,31 @@ def pitch_row(game_id: str, kind: str, seq: int, number: int, record: Mapping[st
         extras={k: v for k, v in record.items() if k not in _TYPED and k != "type"},
         thrown=thrown,
         strike=thrown and is_strike(normal),
+        **ninth_columns(record),
     )
+
+
+def ninth_columns(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The Bottom of the 9th columns of a pitch row, from the record's ``stare`` and ``race``
+    (top level, or in ``extras`` for a stored row) as ``app.stats.players.ninth_stats`` reads
+    them; all ``None`` for a record without them."""
+    extras = record.get("extras")
+    extras = extras if isinstance(extras, Mapping) else {}
+    stare = record.get("stare", extras.get("stare"))
+    race = record.get("race", extras.get("race"))
+    out: dict[str, Any] = dict.fromkeys(
+        ("direction_read", "location_read", "fatigue_direction", "fatigue_location",
+         "race_winner"))
+    if isinstance(stare, Mapping):
+        out["direction_read"] = bool(stare.get("direction_read"))
+        out["location_read"] = bool(stare.get("location_read"))
+        fatigue = [int(x) for x in stare.get("fatigue") or []]
+        if fatigue:  # two rows (direction, location); a lone row counts for both
+            out["fatigue_direction"] = fatigue[0]
+            out["fatigue_location"] = fatigue[1] if len(fatigue) > 1 else fatigue[0]
+    if isinstance(race, Mapping) and race.get("winner"):
+        out["race_winner"] = str(race["winner"])
+    return out
 
 
 def play_rows(game_id: str, seq: int, record: Mapping[str, Any]) -> list[PitchPlay]:

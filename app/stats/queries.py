@@ -9,8 +9,10 @@ no JSON in SQL. Card usage, challenge success and SB / CS are a second aggregate
 ``pitch_play`` table (one row per card played and per challenge made, its outcome and steals
 computed by :mod:`app.stats.cards` when the pitch row is written; :func:`card_stats_by_pool`):
 cards and challenges count for the side that played or made them, SB / CS for the pitch's
-offense. Only what needs consecutive records (the Bottom of the 9th extras: fatigue, relief) is
-computed by the pure functions over the player's most recent games (:func:`detail_stats`).
+offense. The Bottom of the 9th extras (stare-down reads, races, fatigue, relief, benching) are a
+third aggregate over typed ``pitch`` columns written with the row
+(:func:`app.games.pitches.ninth_columns`); relief and benching, which compare consecutive
+stare-downs, use a ``lag`` window over the game's rows (:func:`ninth_stats_sql`).
 
 Only ``finished`` games count (a claimed game is stored as finished, its winner the claimant);
 a game's pool is :func:`app.stats.store.game_pool`.
@@ -19,6 +21,7 @@ a game's pool is :func:`app.stats.store.game_pool`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
@@ -28,12 +31,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import Account
 from app.games.models import Game, GamePlayer, Pitch, PitchPlay
-from app.games.pitches import pitch_out
 from app.stats import ratings
 from app.stats.boxscore import HITS, NOT_AT_BAT, STRIKEOUTS, BattingLine, PitchingLine
 from app.stats.cards import CardUsage
 from app.stats.models import PlayerRating, RatingHistory
-from app.stats.players import PlayerGame, player_stats
+from app.stats.players import NinthStats
 from app.stats.store import DEFAULT_TIER
 
 GAMES = ("base-on-board", "bottom-of-the-9th")
@@ -159,6 +161,8 @@ async def player_stats_by_pool(
             "losses": v["games"] - v["wins"] - v["ties"],
             "runs_for": v["runs_for"], "runs_against": v["runs_against"],
             "batting": batting, "pitching": pitching.to_json(), **usage.to_json(),
+            "bottom_of_the_9th": (await ninth_stats_sql(db, account_id)).to_json()
+            if pool == NINTH else None,
         }
     return out
 
@@ -207,39 +211,72 @@ async def card_stats_by_pool(
     return out
 
 
+NINTH = "bottom-of-the-9th"
+
+
+@cache
+def _ninth_query() -> Any:
+    """Bottom of the 9th extras of the account's finished games, as
+    :func:`app.stats.players.ninth_stats` counts them for its side. Relief and benching compare a
+    stare-down's fatigue rows and pitcher with the previous stare-down that had fatigue rows for
+    the same defense in the game: ``lag`` over the rows partitioned by game, defense and whether
+    the row has fatigue, so only rows with fatigue see each other."""
+    tired = Pitch.fatigue_direction.is_not(None)
+    partition = (Pitch.game_id, Pitch.defense, tired)
+
+    def lag(column: Any) -> Any:
+        return func.lag(column).over(partition_by=partition, order_by=Pitch.seq)
+
+    mine = select(GamePlayer.game_id).where(GamePlayer.account_id == bindparam("account_id"))
+    rows = (
+        select(
+            Pitch.game_id, Pitch.defense, Pitch.direction_read, Pitch.location_read,
+            Pitch.race_winner, Pitch.fatigue_direction, Pitch.fatigue_location,
+            tired.label("tired"),
+            func.row_number().over(partition_by=partition, order_by=Pitch.seq).label("n"),
+            Pitch.pitcher.is_distinct_from(lag(Pitch.pitcher)).label("changed"),
+            or_(Pitch.fatigue_direction < lag(Pitch.fatigue_direction),
+                Pitch.fatigue_location < lag(Pitch.fatigue_location)).label("recovered"),
+        )
+        .where(Pitch.kind == NINTH, Pitch.game_id.in_(mine))
+        .subquery()
+    )
+    stare = rows.c.direction_read.is_not(None)
+    pitching = and_(rows.c.tired, rows.c.defense == GamePlayer.side)
+    relieved = and_(pitching, rows.c.n > 1)
+    top = case((rows.c.fatigue_direction >= rows.c.fatigue_location, rows.c.fatigue_direction),
+               else_=rows.c.fatigue_location)
+    return (
+        select(
+            _n(stare).label("stares"),
+            _n(and_(stare, rows.c.direction_read)).label("direction_reads"),
+            _n(and_(stare, rows.c.location_read)).label("location_reads"),
+            _n(and_(stare, rows.c.direction_read, rows.c.location_read)).label("full_reads"),
+            _n(rows.c.race_winner.is_not(None)).label("races"),
+            _n(rows.c.race_winner == GamePlayer.side).label("race_wins"),
+            func.coalesce(func.max(case((pitching, top))), 0).label("max_fatigue"),
+            _n(and_(relieved, rows.c.changed)).label("benched"),
+            _n(and_(relieved, ~rows.c.changed, rows.c.recovered)).label("recoveries"),
+        )
+        .select_from(GamePlayer)
+        .join(Game, Game.id == GamePlayer.game_id)
+        .join(rows, rows.c.game_id == GamePlayer.game_id)
+        .where(GamePlayer.account_id == bindparam("account_id"), Game.status == "finished",
+               Game.kind == NINTH)
+    )
+
+
+async def ninth_stats_sql(db: AsyncSession, account_id: str) -> NinthStats:
+    """All-time Bottom of the 9th extras of the account's side (stare-downs and reads, races,
+    max fatigue, relief, benching): :func:`app.stats.players.ninth_stats` summed over its
+    finished games, in SQL over the ``pitch`` columns ``pitch_row`` writes."""
+    row = (await db.execute(_ninth_query(), {"account_id": account_id})).one()
+    return NinthStats(**{f.name: int(row._mapping[f.name] or 0) for f in fields(NinthStats)})
+
+
 async def player_stats_sql(db: AsyncSession, account_id: str, pool: str) -> dict[str, Any]:
     """:func:`player_stats_by_pool` of one pool."""
     return (await player_stats_by_pool(db, account_id, [pool]))[pool]
-
-
-async def detail_stats(
-    db: AsyncSession, account_id: str, pool: str, games: int = 50
-) -> dict[str, Any]:
-    """The Bottom of the 9th extras (stare-downs, reads, races, fatigue, relief) over the
-    account's last ``games`` games of the pool, by the pure functions (``app.stats.players``):
-    the part of the player stats that reads consecutive records. ``bottom_of_the_9th`` is
-    ``None`` for a Base on Board pool (its cards, challenges and SB / CS are all-time SQL in
-    :func:`player_stats_by_pool`)."""
-    recent = (await db.execute(
-        select(Game.id, Game.result, GamePlayer.side)
-        .join(GamePlayer, GamePlayer.game_id == Game.id)
-        .where(GamePlayer.account_id == account_id, Game.status == "finished",
-               _pool_filter(pool))
-        .order_by(Game.finished_at.desc(), Game.id.desc())
-        .limit(games)
-    )).all()
-    ids = [game_id for game_id, _, _ in recent]
-    by_game: dict[str, list[dict[str, Any]]] = {game_id: [] for game_id in ids}
-    if ids:
-        for pitch in await db.scalars(
-            select(Pitch).where(Pitch.game_id.in_(ids)).order_by(Pitch.game_id, Pitch.seq)
-        ):
-            by_game[pitch.game_id].append(pitch_out(pitch))
-    stats = player_stats(
-        PlayerGame(by_game[game_id], side, "finished", (result or {}).get("winner"))
-        for game_id, result, side in recent
-    ).to_json()
-    return {"games": len(ids), "bottom_of_the_9th": stats["bottom_of_the_9th"]}
 
 
 async def leaderboard(

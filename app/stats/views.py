@@ -84,7 +84,19 @@ PLAYER_EXAMPLE = {
                      "H": 101, "HR": 10, "R": 44},
         "cards": {"SB2": {"played": 11, "succeeded": 8, "success_rate": 0.727},
                   "CS2": {"played": 5, "succeeded": 3, "success_rate": 0.6}},
-        "challenges": 14, "challenges_won": 6, "challenge_success_rate": 0.429}},
+        "challenges": 14, "challenges_won": 6, "challenge_success_rate": 0.429,
+        "bottom_of_the_9th": None},
+      "bottom-of-the-9th": {
+        "pool": "bottom-of-the-9th", "games": 4, "wins": 2, "losses": 2, "ties": 0,
+        "runs_for": 9, "runs_against": 8,
+        "batting": {"PA": 40, "AB": 36, "H": 11, "R": 5},
+        "pitching": {"pitches": 120, "strikes": 70, "strike_pct": 0.583, "K": 9, "R": 3},
+        "cards": {}, "challenges": 0, "challenges_won": 0, "challenge_success_rate": None,
+        "bottom_of_the_9th": {
+            "stares": 70, "direction_reads": 31, "location_reads": 27, "full_reads": 12,
+            "direction_read_rate": 0.443, "location_read_rate": 0.386, "full_read_rate": 0.171,
+            "races": 6, "race_wins": 4, "race_win_rate": 0.667, "max_fatigue": 4,
+            "recoveries": 2, "benched": 1}}},
     "recent": [{"game_id": "9f2c1ab04d5e6f70", "kind": "base-on-board", "tier": "pro",
                 "side": "home", "outcome": "win", "finished_at": "2026-11-28T20:15:00+00:00"}],
 }
@@ -93,8 +105,6 @@ PLAYER_EXAMPLE = {
 @router.get("/players/{name}", responses=_example(PLAYER_EXAMPLE))
 async def player(
     name: str, db: Db, game: GameKind | None = None, tier: Tier | None = None,
-    details: bool = Query(False, description="add the Bottom of the 9th extras (stare-downs, "
-                          "reads, races, fatigue, relief) over the last 50 games of that pool"),
 ) -> dict[str, Any]:
     """Ratings, stats per pool (SQL over the pitch table) and recent games of one account.
 
@@ -102,15 +112,14 @@ async def player(
     top-level games / wins / losses / ties are their sums. Each pool's stats are all-time:
     batting (with SB / CS) and pitching lines, and (Base on Board) ``cards`` (played,
     succeeded and success rate per card code, for the side the account was on) and its
-    challenges (made, won: the call reversed, success rate)."""
+    challenges (made, won: the call reversed, success rate); ``bottom_of_the_9th`` (Bottom of
+    the 9th pool, else ``null``): stare-downs and the batter's reads (direction, location, both
+    = MVP, with rates), races and race wins of the account's side, its pitcher's highest fatigue
+    row, reliefs (``recoveries``) and pitcher changes (``benched``)."""
     account = await db.scalar(select(Account).where(Account.name_key == name.casefold()))
     if account is None:
         raise ApiError("not_found", "no such player", 404)
     stats = await queries.player_stats_by_pool(db, account.id, queries.pools_of(game, tier))
-    if details:
-        for pool in stats:
-            if queries.parse_pool(pool)[0] == "bottom-of-the-9th":
-                stats[pool]["details"] = await queries.detail_stats(db, account.id, pool)
     totals = {k: sum(s[k] for s in stats.values()) for k in ("games", "wins", "losses", "ties")}
     return {
         "name": account.name, "guest": account.is_guest, **totals,

@@ -33,15 +33,16 @@ async def registered(http: httpx.AsyncClient, prefix: str) -> dict[str, Any]:
 
 
 async def play_game(url: str, home: dict[str, Any], away: dict[str, Any],
-                    options: dict[str, Any], seed: int) -> str:
+                    options: dict[str, Any], seed: int, kind: str = "base-on-board") -> str:
     """A game between two registered accounts, each side playing a card, challenge or
-    declaration when it has one (the simulator's eager policy), else its last action."""
+    declaration when it has one (the simulator's eager policy), else its last action (Bottom
+    of the 9th: a random legal action)."""
     http = httpx.AsyncClient(base_url=url, timeout=30)
     table = Table(url, http, home, away)
     rng = random.Random(seed)
     try:
         created = await http.post("/api/rooms", json={
-            "kind": "base-on-board", "options": options, "side": "home"},
+            "kind": kind, "options": options, "side": "home"},
             headers=table.auth("home"))
         assert created.status_code == 201, created.text
         table.room_id = created.json()["id"]
@@ -64,7 +65,10 @@ async def play_game(url: str, home: dict[str, Any], away: dict[str, Any],
                 continue
             side, state = movers[0]
             actions = state["legal_actions"]
-            action = eager_choice(rng, actions) if rng.random() < 0.7 else actions[-1]
+            if kind != "base-on-board":
+                action = rng.choice(actions)
+            else:
+                action = eager_choice(rng, actions) if rng.random() < 0.7 else actions[-1]
             reply = await table.act(side, action)
             while reply.get("code") == "roll_rate":  # rolls are capped per second
                 await asyncio.sleep(0.3)

@@ -191,21 +191,37 @@ async def test_sql_card_stats_match_hand_numbers(db: AsyncSession) -> None:
     assert len(plays) == 6 + 3 and (13, "card") not in plays
 
 
-async def test_details_keep_the_bottom_of_the_ninth_extras(db: AsyncSession) -> None:
+async def test_sql_bottom_of_the_ninth_extras_equal_ninth_stats(db: AsyncSession) -> None:
     from tests.stats.test_players import _ninth
 
     me, them = await account(db, _unique("nme")), await account(db, _unique("nthem"))
-    records = [_ninth(1, True, True, [1, 0]), _ninth(1, True, False, [2, 0], race="home",
-                                                      pa="RS")]
-    await finished_game(db, {"home": [me], "away": [them]}, records,
-                        {"winner": "home", "score": {"home": 1, "away": 0}}, T0,
-                        kind="bottom-of-the-9th", options={}, rate=False)
-    details = await queries.detail_stats(db, me, "bottom-of-the-9th")
-    pure = player_stats([PlayerGame(records, "home", "finished", "home")]).to_json()
-    assert details == {"games": 1, "bottom_of_the_9th": pure["bottom_of_the_9th"]}
-    assert details["bottom_of_the_9th"]["stares"] == 2
-    ninth = await queries.player_stats_sql(db, me, "bottom-of-the-9th")
-    assert (ninth["cards"], ninth["challenges"], ninth["batting"]["SB"]) == ({}, 0, 0)
+    first = [
+        _ninth(1, True, True, [1, 0]),
+        _ninth(1, True, False, [2, 0], race="home", pa="RS"),
+        _ninth(2, False, False, [1, 0]),                    # relief: a row back up the track
+        _ninth(2, False, True, [3, 1], race="away", pa="RO"),
+        _ninth(3, False, False, [1, 1], pitcher="P2"),      # benched: a new pitcher
+    ]
+    second = [_ninth(1, True, True, [0, 2]), _ninth(1, False, True, [0, 4], race="away")]
+    games = [(first, "home", "away"), (second, "away", "home")]  # (records, my side, winner)
+    for records, side, winner in games:
+        other = "away" if side == "home" else "home"
+        await finished_game(db, {side: [me], other: [them]}, records,
+                            {"winner": winner, "score": {"home": 1, "away": 0}}, T0,
+                            kind="bottom-of-the-9th", options={}, rate=False)
+    for who, mine in ((me, True), (them, False)):
+        got = await queries.player_stats_sql(db, who, "bottom-of-the-9th")
+        pure = player_stats([
+            PlayerGame(records, side if mine else ("away" if side == "home" else "home"),
+                       "finished", winner)
+            for records, side, winner in games
+        ]).to_json()
+        assert got["bottom_of_the_9th"] == pure["bottom_of_the_9th"], who
+        assert got["batting"] == pure["batting"], who
+        assert (got["cards"], got["challenges"], got["batting"]["SB"]) == ({}, 0, 0)
+    away = (await queries.player_stats_sql(db, them, "bottom-of-the-9th"))["bottom_of_the_9th"]
+    assert (away["stares"], away["max_fatigue"], away["recoveries"], away["benched"]) == (
+        7, 3, 1, 1)
 
 
 async def _stored(db: AsyncSession, ids: Sequence[str]) -> dict[tuple[str, str], tuple]:
