@@ -15,37 +15,16 @@ import asyncio
 import json
 import os
 import secrets
-import socket
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
-
-import asyncpg  # type: ignore[import-untyped]
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.bots.run import run_bots  # noqa: E402
 from app.migrate import upgrade_to_head  # noqa: E402
-
-ADMIN = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-async def admin(sql: str) -> None:
-    connection = await asyncpg.connect(ADMIN)
-    try:
-        await connection.execute(sql)
-    finally:
-        await connection.close()
+from bench.serving import ADMIN, admin, served  # noqa: E402
 
 
 def main() -> int:
@@ -63,32 +42,16 @@ def main() -> int:
         url = ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://") + "/" + name
     else:
         url = f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/bench.sqlite3"
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": url, "WS_RATE_PER_SECOND": "50", "WS_RATE_BURST": "50"}
-    server = None
     try:
         upgrade_to_head(url)
-        server = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(f"{base}/healthz", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        result = asyncio.run(run_bots(base, args.game, args.games, args.spectators,
-                                      args.games, 1, json.loads(args.options)))
+        with served(url, WS_RATE_PER_SECOND="50", WS_RATE_BURST="50") as base:
+            result = asyncio.run(run_bots(base, args.game, args.games, args.spectators,
+                                          args.games, 1, json.loads(args.options)))
         result["database"] = args.database
         result["cpus"] = os.cpu_count()
         print(json.dumps(result))
         return 0 if not result["failures"] else 1
     finally:
-        if server is not None:
-            server.terminate()
-            server.wait(10)
         if args.database == "postgres":
             asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 

@@ -19,12 +19,9 @@ import json
 import os
 import random
 import secrets
-import socket
 import statistics
-import subprocess
 import sys
 import time
-import urllib.request
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -42,8 +39,8 @@ from app.games.pitches import pitch_row, play_rows  # noqa: E402
 from app.migrate import upgrade_to_head  # noqa: E402
 from app.stats.simulated import base_on_board_games  # noqa: E402
 from app.stats.store import rebuild  # noqa: E402
+from bench.serving import ADMIN, admin, served  # noqa: E402
 
-ADMIN = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 PITCH_COLUMNS = [c.key for c in Pitch.__table__.columns if c.key != "id"]
 PLAY_COLUMNS = [c.key for c in PitchPlay.__table__.columns]
 JSON_COLUMNS = {"dice", "cards", "extras"}
@@ -71,14 +68,6 @@ def simulate_chunk(
                       for p in play_rows(game_id, n + 1, record)]
         out.append((game_id, tier, game.options, game.winner, rows, plays))
     return out
-
-
-async def admin(sql: str) -> None:
-    connection = await asyncpg.connect(ADMIN)
-    try:
-        await connection.execute(sql)
-    finally:
-        await connection.close()
 
 
 async def fill(dsn: str, pitches: int, players: int, workers: int) -> dict[str, Any]:
@@ -157,12 +146,6 @@ async def rebuild_ratings(url: str) -> float:
     return round(time.perf_counter() - started, 1)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def summary(times: list[float]) -> dict[str, float]:
     ordered = sorted(times)
     return {
@@ -209,7 +192,6 @@ def main() -> int:
     name = args.database or f"bob_bench_stats_{secrets.token_hex(4)}"
     base_url = ADMIN.rsplit("/", 1)[0]
     url = base_url.replace("postgresql://", "postgresql+asyncpg://") + "/" + name
-    server = None
     report: dict[str, Any] = {"database": name}
     try:
         if args.database is None:
@@ -218,28 +200,13 @@ def main() -> int:
             report.update(asyncio.run(fill(f"{base_url}/{name}", args.pitches, args.players,
                                            args.workers)))
             report["rating_rebuild_seconds"] = asyncio.run(rebuild_ratings(url))
-        port = free_port()
-        env = {**os.environ, "DATABASE_URL": url}
-        server = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(f"{base}/healthz", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
         names = [f"p{i:05d}" for i in range(args.players)]
-        report.update(asyncio.run(measure(base, names, args.requests)))
+        with served(url) as base:
+            report.update(asyncio.run(measure(base, names, args.requests)))
         report["cpus"] = os.cpu_count()
         print(json.dumps(report))
         return 0
     finally:
-        if server is not None:
-            server.terminate()
-            server.wait(10)
         if args.database is None and not args.keep:
             asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
