@@ -39,12 +39,17 @@ async def _create_account(
         is_guest=is_guest,
     )
     db.add(account)
+    await _flush_unique_name(db, name)
+    return account
+
+
+async def _flush_unique_name(db: AsyncSession, name: str | None) -> None:
+    """Writes the account; the unique index on the case-folded name decides a clash."""
     try:
         await db.flush()
     except IntegrityError:
         await db.rollback()
         raise ApiError("name_taken", f"the name {name!r} is taken", 409) from None
-    return account
 
 
 async def register(db: AsyncSession, name: str, password: str) -> Account:
@@ -67,11 +72,7 @@ async def update_account(
         account.is_guest = False
     if name is not None and name != account.name:
         account.name, account.name_key = name, name.casefold()
-    try:
-        await db.flush()
-    except IntegrityError:
-        await db.rollback()
-        raise ApiError("name_taken", f"the name {name!r} is taken", 409) from None
+    await _flush_unique_name(db, name)
     return account
 
 
