@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, Integer, event, insert
+import orjson
+from sqlalchemy import JSON, BigInteger, DateTime, Insert, Integer, Table, event, insert
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -57,16 +60,31 @@ class Base(DeclarativeBase):
     pass
 
 
-async def insert_rows(db: AsyncSession, rows: Sequence[Base]) -> None:
-    """Inserts new model objects with one Core ``executemany``, skipping the unit of work.
+Executor = AsyncSession | AsyncConnection
+"""Where Core statements run: a session, or (cheaper, no ORM layer) its connection."""
+
+
+@cache
+def _insert(table: Table) -> Insert:
+    return insert(table)
+
+
+async def insert_values(db: Executor, model: type[Base], values: Sequence[dict[str, Any]]) -> None:
+    """Inserts plain rows with one Core ``executemany``, skipping the unit of work.
 
     The hot command path writes several rows per command and never reads them back, so the
-    ORM's identity map and ``RETURNING`` of generated ids are pure overhead there. Unset
-    columns take their defaults; every row of one call must be of the same model.
+    ORM's identity map and ``RETURNING`` of generated ids are pure overhead there.
     """
+    if values:
+        await db.execute(_insert(model.__table__), list(values))
+
+
+async def insert_rows(db: Executor, rows: Sequence[Base]) -> None:
+    """:func:`insert_values` for new model objects of one model; unset columns take their
+    defaults."""
     if not rows:
         return
-    table = rows[0].__table__  # type: ignore[attr-defined]
+    table = rows[0].__table__
     values = []
     for row in rows:
         item = {}
@@ -76,13 +94,20 @@ async def insert_rows(db: AsyncSession, rows: Sequence[Base]) -> None:
                 continue
             item[column.key] = value
         values.append(item)
-    await db.execute(insert(table), values)
+    await db.execute(_insert(table), values)
+
+
+def _json_dumps(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def make_engine(url: str, pool_size: int = 10) -> AsyncEngine:
     """An async engine; SQLite gets WAL and a busy timeout so readers never block the writer."""
     if url.startswith("sqlite"):
-        engine = create_async_engine(url, connect_args={"timeout": 30})
+        engine = create_async_engine(
+            url, connect_args={"timeout": 30}, json_serializer=_json_dumps,
+            json_deserializer=orjson.loads,
+        )
 
         @event.listens_for(engine.sync_engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -93,7 +118,10 @@ def make_engine(url: str, pool_size: int = 10) -> AsyncEngine:
             cursor.close()
 
         return engine
-    return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+    return create_async_engine(
+        url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True,
+        json_serializer=_json_dumps, json_deserializer=orjson.loads,
+    )
 
 
 class Database:

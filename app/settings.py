@@ -23,6 +23,8 @@ class Settings(BaseSettings):
     database_url: str = f"sqlite+aiosqlite:///{ROOT / 'var' / 'bob.sqlite3'}"
     """SQLAlchemy URL: ``sqlite+aiosqlite:///path`` or ``postgresql+asyncpg://user@host/db``."""
     db_pool_size: int = Field(10, ge=1)
+    live_games_held: int = Field(10_000, ge=0)
+    """Live games each process holds parsed (``app.games.live``); 0 reads every command's game."""
     host: str = "127.0.0.1"
     port: int = 8000
     public_url: str = "http://127.0.0.1:8000"

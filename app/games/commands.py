@@ -5,27 +5,35 @@ transaction (state with ``UPDATE ... WHERE version = :v``, numbered events, pitc
 draws, the command id) → commit → publish. Nothing is published before the commit; a version
 conflict (another process or task won the race) rolls back and retries from a fresh read, so a
 move is never applied twice; a repeated command id returns the first answer.
+
+A game this process played lately is held parsed (:mod:`app.games.live`), so the usual command
+skips the read: its seat is checked inside the ``UPDATE`` and its command id by the unique
+index, and any surprise (no row updated, a duplicate id, a refusal) is settled by running the
+command again from a fresh read. Statements go to the session's connection as prebuilt Core
+statements; the ORM's unit of work costs more than the rest of a command together.
 """
 
 from __future__ import annotations
 
 import asyncio
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import and_, func, select, update
+from sqlalchemy import Table, and_, bindparam, exists, func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.context import ServerContext
-from app.db import insert_rows, utcnow
-from app.engines.interface import PITCH_EVENT, EngineError, Event, Side, other_side
+from app.db import insert_rows, insert_values, utcnow
+from app.engines.interface import PITCH_EVENT, EngineError, Event, GameEngine, Side, other_side
 from app.errors import ApiError
 from app.games import service
 from app.games.computer import COMPUTER_ACTOR, computer_side, pause_fraction
-from app.games.models import Command, Game, Pitch
+from app.games.fair_dice import RecordingDice
+from app.games.live import LiveGame, LiveGames
+from app.games.models import Command, DiceDraw, Game, GameEvent, Pitch
 from app.games.pitches import pitch_row, play_rows
 from app.realtime.ratelimit import TokenBucket
 from app.rooms.models import Room, Seat
@@ -52,26 +60,65 @@ class CommandRequest:
     expected_version: int | None = None
 
 
+FINAL_REFUSALS = frozenset({"roll_rate"})
+"""Refusals a held game cannot get wrong (they do not depend on the game's state)."""
+
+_GAMES: Table = Game.__table__  # type: ignore[assignment]
+_SEATS: Table = Seat.__table__  # type: ignore[assignment]
+
+
+def _update_game(seat_guard: bool) -> Any:
+    """``UPDATE games SET <the parameters' columns> WHERE id AND version [AND seated]``."""
+    statement = update(_GAMES).where(
+        _GAMES.c.id == bindparam("w_id"), _GAMES.c.version == bindparam("w_version")
+    )
+    if seat_guard:
+        statement = statement.where(exists().where(
+            _SEATS.c.room_id == bindparam("w_room"), _SEATS.c.account_id == bindparam("w_actor"),
+            _SEATS.c.side == bindparam("w_side"), _SEATS.c.left_at.is_(None),
+        ))
+    return statement
+
+
+UPDATE_GAME = {False: _update_game(False), True: _update_game(True)}
+
+
+@dataclass
+class _Submission:
+    """What one ``submit`` has done across its attempts."""
+
+    rate_checked: bool = False
+    """The roll-rate token was taken: a retry of the same command must not take another."""
+
+
+Applied = tuple[GameEngine[Any], RecordingDice, Any, dict[str, Any]]
+"""An applied action: the engine and dice that applied it, the new state, the action."""
+
+
 class _Conflict(Exception):
-    """The version moved between read and write: somebody else committed first."""
+    """The version moved between read and write, or a held game was stale: read again."""
 
 
 class CommandPath:
     def __init__(self, ctx: ServerContext) -> None:
         self.ctx = ctx
+        self.live = LiveGames(ctx.settings.live_games_held)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
         self._roll_buckets: dict[tuple[str, str], TokenBucket] = {}
 
-    def _check_roll_rate(self, game: Game, side: str, action: dict[str, Any]) -> None:
+    def _check_roll_rate(
+        self, game: LiveGame, side: str, action: dict[str, Any], submission: _Submission
+    ) -> None:
         """Caps a side's race rolls (design note 2): rolls above the room's rate are refused
         before the engine sees them, so scripted clicking wins nothing. The buckets live in
         this process: a side whose members' sockets sit in two processes could roll at up to
         twice the rate (documented in docs/protocol.md)."""
         rule = RATE_CAPPED_ACTIONS.get(str(action.get("type")))
-        if rule is None:
+        if rule is None or submission.rate_checked:
             return
+        submission.rate_checked = True
         rate = float(game.options.get(rule[0], rule[1]))
         key = (game.id, side)
         bucket = self._roll_buckets.get(key)
@@ -93,76 +140,124 @@ class CommandPath:
         A per-game lock in this process avoids needless conflicts; the version check is what
         makes it safe across processes.
         """
+        submission = _Submission()
         async with self._lock(request.game_id):
-            for attempt in range(self.ctx.settings.command_retries):
+            for _attempt in range(self.ctx.settings.command_retries):
+                held = None if request.kind == "claim" else self.live.get(request.game_id)
                 try:
-                    return await self._attempt(request, first_try=attempt == 0)
+                    if held is not None:
+                        try:
+                            return await self._attempt(request, held, submission)
+                        except ApiError as exc:
+                            if exc.code in FINAL_REFUSALS:
+                                raise
+                            self.live.drop(request.game_id)  # confirm from a fresh read
+                        except _Conflict:
+                            self.live.drop(request.game_id)  # stale or a duplicate: read
+                    return await self._attempt(request, None, submission)
                 except _Conflict:
+                    self.live.drop(request.game_id)
                     await asyncio.sleep(0.005)
         raise ApiError("conflict", "the game changed too often; send the command again", 409)
 
-    async def _attempt(self, request: CommandRequest, first_try: bool) -> dict[str, Any]:
+    async def _attempt(
+        self, request: CommandRequest, held: LiveGame | None, submission: _Submission
+    ) -> dict[str, Any]:
         async with self.ctx.db.session() as db:
-            # One round trip: the game, its room's timers, the first answer to this command
-            # id if there was one, and the actor's seat.
-            found = (
-                await db.execute(
-                    select(Game, Room.timers, Command.response, Seat.side)
-                    .join(Room, Room.id == Game.room_id)
-                    .outerjoin(
-                        Command,
-                        and_(
-                            Command.game_id == Game.id,
-                            Command.actor == request.actor,
-                            Command.command_id == request.command_id,
-                        ),
-                    )
-                    .outerjoin(
-                        Seat,
-                        and_(
-                            Seat.room_id == Game.room_id,
-                            Seat.account_id == request.actor,
-                            Seat.left_at.is_(None),
-                        ),
-                    )
-                    .where(Game.id == request.game_id)
-                    .execution_options(populate_existing=True)
-                )
-            ).first()
-            if found is None:
-                raise ApiError("not_found", "no such game", 404)
-            game, timers, first, seat_side = found
-            if first is not None:
-                return {**first, "duplicate": True}
-            if game.status != "live":
-                raise ApiError("game_over", "the game is over", 409)
-            if request.expected_version is not None and request.expected_version != game.version:
-                raise ApiError("stale_version", "the deadline was already handled", 409)
-            if request.expected_seq is not None and request.expected_seq != game.seq:
-                raise ApiError(
-                    "stale_seq",
-                    f"you acted on event {request.expected_seq}; the game is at {game.seq}",
-                    409,
-                )
-            if request.actor == COMPUTER_ACTOR:
-                if computer_side(game.options) != request.side:
-                    raise ApiError("not_seated", "the computer does not play that side", 403)
-            elif request.kind != "timeout" and request.actor != SERVER_ACTOR:
-                if seat_side is None:
-                    raise ApiError("not_seated", "only a member of a side may act", 403)
-                if seat_side != request.side:
-                    raise ApiError("wrong_side", f"you sit on the {seat_side} side", 403)
+            conn = await db.connection()
+            if held is None:
+                game, first, seat_side = await self._read(conn, request)
+                if first is not None:
+                    return {**first, "duplicate": True}
+                seat_guard = False
+            else:
+                game, seat_side = held, request.side
+                seat_guard = request.actor not in (SERVER_ACTOR, COMPUTER_ACTOR)
+            self._check(request, game, seat_side)
             if request.kind == "claim":
                 await self._check_claim(db, game, request.side)
-                message, response = await self._write(db, timers, game, request, None, [])
+                message, response, after = await self._write(
+                    db, conn, game, request, None, [], False
+                )
             else:
-                message, response = await self._apply(db, timers, game, request, first_try)
+                applied, events = self._apply(game, request, submission)
+                message, response, after = await self._write(
+                    db, conn, game, request, applied, events, seat_guard
+                )
+        self.live.put(after)
         await self.ctx.broadcaster.publish(game.room_id, message)
-        if game.next_deadline_at is not None:
-            self.ctx.wake_timers(game.next_deadline_at)
+        next_at = service.next_deadline(after.deadlines)
+        if next_at is not None:
+            self.ctx.wake_timers(next_at)
         return response
 
-    async def _check_claim(self, db: AsyncSession, game: Game, side: Side) -> None:
+    async def _read(
+        self, conn: AsyncConnection, request: CommandRequest
+    ) -> tuple[LiveGame, dict[str, Any] | None, str | None]:
+        """One round trip: the game, its room's timers, the first answer to this command id if
+        there was one, and the actor's seat."""
+        found = (
+            await conn.execute(
+                select(
+                    _GAMES.c.id, _GAMES.c.room_id, _GAMES.c.kind, _GAMES.c.number,
+                    _GAMES.c.options, _GAMES.c.seed, _GAMES.c.seed_hash, _GAMES.c.status,
+                    _GAMES.c.version, _GAMES.c.seq, _GAMES.c.draw_count, _GAMES.c.deadlines,
+                    _GAMES.c.result, _GAMES.c.state, Room.timers, Command.response, Seat.side,
+                )
+                .join(Room, Room.id == _GAMES.c.room_id)
+                .outerjoin(
+                    Command,
+                    and_(
+                        Command.game_id == _GAMES.c.id,
+                        Command.actor == request.actor,
+                        Command.command_id == request.command_id,
+                    ),
+                )
+                .outerjoin(
+                    Seat,
+                    and_(
+                        Seat.room_id == _GAMES.c.room_id,
+                        Seat.account_id == request.actor,
+                        Seat.left_at.is_(None),
+                    ),
+                )
+                .where(_GAMES.c.id == request.game_id)
+            )
+        ).first()
+        if found is None:
+            raise ApiError("not_found", "no such game", 404)
+        game = LiveGame(
+            id=found.id, room_id=found.room_id, kind=found.kind, number=found.number,
+            options=found.options, seed=found.seed, seed_hash=found.seed_hash,
+            status=found.status, version=found.version, seq=found.seq,
+            draw_count=found.draw_count, deadlines=found.deadlines or {}, result=found.result,
+            timers=found.timers or {}, state=found.state,
+        )
+        if game.status == "live":  # a finished game's state is only read by claims' views
+            game.state = service.engine_for(self.ctx.catalog, game)[0].from_json(found.state)
+        return game, found.response, found.side
+
+    def _check(self, request: CommandRequest, game: LiveGame, seat_side: str | None) -> None:
+        if game.status != "live":
+            raise ApiError("game_over", "the game is over", 409)
+        if request.expected_version is not None and request.expected_version != game.version:
+            raise ApiError("stale_version", "the deadline was already handled", 409)
+        if request.expected_seq is not None and request.expected_seq != game.seq:
+            raise ApiError(
+                "stale_seq",
+                f"you acted on event {request.expected_seq}; the game is at {game.seq}",
+                409,
+            )
+        if request.actor == COMPUTER_ACTOR:
+            if computer_side(game.options) != request.side:
+                raise ApiError("not_seated", "the computer does not play that side", 403)
+        elif request.kind != "timeout" and request.actor != SERVER_ACTOR:
+            if seat_side is None:
+                raise ApiError("not_seated", "only a member of a side may act", 403)
+            if seat_side != request.side:
+                raise ApiError("wrong_side", f"you sit on the {seat_side} side", 403)
+
+    async def _check_claim(self, db: AsyncSession, game: LiveGame, side: Side) -> None:
         """A side may claim the game when every member of the other side has been gone for
         the grace period (disconnected or left). Presence is each seat's ``last_seen_at``,
         refreshed by its open sockets every heartbeat, so it holds across processes. The
@@ -178,12 +273,11 @@ class CommandPath:
         if latest is not None and _aware(latest) > utcnow() - grace:
             raise ApiError("opponent_present", "the other side is still here", 409)
 
-    async def _apply(
-        self, db: AsyncSession, timers: dict[str, Any], game: Game, request: CommandRequest,
-        first_try: bool,
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
+    def _apply(
+        self, game: LiveGame, request: CommandRequest, submission: _Submission
+    ) -> tuple[Applied, list[Event]]:
         engine, dice = service.engine_for(self.ctx.catalog, game)
-        state = engine.from_json(game.state)
+        state = game.state
         legal = engine.legal_actions(state, request.side)
         if request.kind == "timeout":
             action = engine.timeout_action(state, request.side) if legal else None
@@ -198,26 +292,27 @@ class CommandPath:
                 raise ApiError("not_your_turn", "your side has nothing to do now", 409)
             if action not in legal:
                 raise ApiError("illegal_action", "not one of your legal actions", 422)
-            # A retry after a lost version race is the same roll, not another; the server's
-            # and the computer's moves are paced by their delays, not by the cap.
-            if first_try and request.actor not in (SERVER_ACTOR, COMPUTER_ACTOR):
-                self._check_roll_rate(game, request.side, action)
+            # The server's and the computer's moves are paced by their delays, not by the cap.
+            if request.actor not in (SERVER_ACTOR, COMPUTER_ACTOR):
+                self._check_roll_rate(game, request.side, action, submission)
         try:
             new_state, events = engine.apply(state, action)
         except EngineError as exc:
             raise ApiError(exc.code, str(exc), 422) from exc
-        return await self._write(db, timers, game, request, (engine, dice, new_state, action),
-                                 events)
+        return (engine, dice, new_state, action), events
 
     async def _write(
         self,
         db: AsyncSession,
-        timers: dict[str, Any],
-        game: Game,
+        conn: AsyncConnection,
+        game: LiveGame,
         request: CommandRequest,
-        applied: tuple[Any, Any, Any, dict[str, Any]] | None,
+        applied: Applied | None,
         events: list[Event],
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        seat_guard: bool,
+    ) -> tuple[dict[str, Any], dict[str, Any], LiveGame]:
+        """Writes one command in one transaction and commits; returns the message to publish,
+        the command's answer and the game as it now stands."""
         now = utcnow()
         events = list(events)
         if applied is not None:
@@ -227,64 +322,63 @@ class CommandPath:
             state_json = engine.to_json(new_state)
             deadlines = (
                 {} if result else service.compute_deadlines(
-                    engine, new_state, timers, now, game.options,
+                    engine, new_state, game.timers, now, game.options,
                     computer=computer_side(game.options),
                     pause=pause_fraction(game.seed, game.id, game.version + 1),
                 )
             )
+            draws = service.draw_values(game.id, dice)
         else:  # a claim: the engine's state stays as it is, the game ends by forfeit
-            engine, dice, new_state, action = None, None, None, {"type": "claim"}
-            state_json = game.state
+            engine = service.engine_for(self.ctx.catalog, game)[0]
+            new_state, action, state_json = game.state, {"type": "claim"}, None
             result = {"winner": request.side, "score": {}, "reason": "claim"}
-            deadlines = {}
+            deadlines, draws = {}, []
         if result is not None:
             events.append(Event("game_end", {"result": result}))
             events.append(Event("seed_reveal", {"seed": game.seed, "seed_hash": game.seed_hash}))
-        first_seq = game.seq + 1
-        rows = [service.event_row(game.id, first_seq + i, e) for i, e in enumerate(events)]
-        last_seq = game.seq + len(rows)
-        pitch_count = 0
-        if any(e.type == PITCH_EVENT for e in events):
-            pitch_count = await db.scalar(
+        stored = service.stored_events(game.seq + 1, events)
+        last_seq = game.seq + len(stored)
+        pitch_count = game.pitch_count
+        pitch_events = [e for e in stored if e["type"] == PITCH_EVENT]
+        if pitch_events and pitch_count is None:
+            pitch_count = await conn.scalar(
                 select(func.count()).select_from(Pitch).where(Pitch.game_id == game.id)
             ) or 0
-        response = {"result": "applied", "first_seq": first_seq, "seq": last_seq,
+        response = {"result": "applied", "first_seq": game.seq + 1, "seq": last_seq,
                     "duplicate": False}
         values: dict[str, Any] = {
-            "state": state_json, "version": game.version + 1, "seq": last_seq,
-            "deadlines": deadlines, "next_deadline_at": service.next_deadline(deadlines),
+            "version": game.version + 1, "seq": last_seq, "deadlines": deadlines,
+            "next_deadline_at": service.next_deadline(deadlines),
+            "draw_count": game.draw_count + len(draws),
         }
-        if dice is not None:
-            values["draw_count"] = game.draw_count + len(dice.draws)
+        if state_json is not None:
+            values["state"] = state_json
         if result is not None:
             values.update(status="finished", result=result, finished_at=now)
-        updated = await db.execute(
-            update(Game)
-            .where(Game.id == game.id, Game.version == game.version)
-            .values(**values)
-            .execution_options(synchronize_session=False)
+        guard = {"w_room": game.room_id, "w_actor": request.actor, "w_side": request.side}
+        updated = await conn.execute(
+            UPDATE_GAME[seat_guard],
+            {**values, "w_id": game.id, "w_version": game.version, **(guard if seat_guard else {})},
         )
-        if updated.rowcount != 1:  # type: ignore[attr-defined]
+        if updated.rowcount != 1:
             await db.rollback()
             raise _Conflict
         pitches = []
         plays = []
-        for row in rows:
-            if row.type == PITCH_EVENT:
-                pitch_count += 1
-                pitches.append(pitch_row(game.id, game.kind, row.seq, pitch_count, row.data))
-                plays += play_rows(game.id, row.seq, row.data)
-        await insert_rows(db, rows)
-        await insert_rows(db, pitches)
-        await insert_rows(db, plays)
-        if dice is not None:
-            await insert_rows(db, service.draw_rows(game.id, dice))
-        await insert_rows(db, [Command(
-            game_id=game.id, actor=request.actor, command_id=request.command_id,
-            side=request.side, action=action, response=response, created_at=now,
-        )])
+        for event in pitch_events:
+            pitch_count = (pitch_count or 0) + 1
+            pitches.append(pitch_row(game.id, game.kind, event["seq"], pitch_count, event["data"]))
+            plays += play_rows(game.id, event["seq"], event["data"])
+        await insert_values(conn, GameEvent, service.event_values(game.id, stored))
+        await insert_rows(conn, pitches)
+        await insert_rows(conn, plays)
+        await insert_values(conn, DiceDraw, draws)
+        await insert_values(conn, Command, [{
+            "game_id": game.id, "actor": request.actor, "command_id": request.command_id,
+            "side": request.side, "action": action, "response": response, "created_at": now,
+        }])
         if result is not None:
-            await db.execute(
+            await conn.execute(
                 update(Room).where(Room.id == game.room_id).values(status="finished")
             )
             for bucket_key in [k for k in self._roll_buckets if k[0] == game.id]:
@@ -294,17 +388,17 @@ class CommandPath:
                 await record_game(db, game.id, game.kind, game.options, result, now)
             await db.commit()
         except IntegrityError:
-            # Same command id committed by a concurrent request, or a lost version race that
-            # slipped through on an engine without row versions: read again, answer again.
+            # Same command id committed before (or by a concurrent request), or a lost version
+            # race that slipped through on an engine without row versions: read again.
             await db.rollback()
             raise _Conflict from None
-        for key, value in values.items():
-            setattr(game, key, value)
-        if engine is not None:
-            views = service.per_viewer(engine, new_state, finished=result is not None)
-        else:
-            views = await service.snapshot_views(self.ctx.catalog, game)
-        return service.batch(game, rows, views), response
+        after = replace(
+            game, version=values["version"], seq=last_seq, draw_count=values["draw_count"],
+            deadlines=deadlines, state=new_state, pitch_count=pitch_count,
+            status=values.get("status", game.status), result=result,
+        )
+        views = service.per_viewer(engine, new_state, finished=result is not None)
+        return service.batch(after, stored, views), response, after
 
 
 def _aware(value: datetime) -> datetime:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import Any
 
+import orjson
 from redis.asyncio import Redis
 
 from app.games.broadcast import InProcessBroadcaster, Message, Subscription
@@ -43,7 +43,7 @@ class RedisBroadcaster:
         await self._redis.aclose()
 
     async def publish(self, room_id: str, message: Message) -> None:
-        await self._redis.publish(self._prefix + room_id, json.dumps(message))
+        await self._redis.publish(self._prefix + room_id, orjson.dumps(message))
 
     def subscribe(self, room_id: str) -> Subscription:
         return self._local.subscribe(room_id)
@@ -72,4 +72,4 @@ class RedisBroadcaster:
         channel = raw["channel"]
         channel = channel.decode() if isinstance(channel, bytes) else str(channel)
         room_id = channel[len(self._prefix):]
-        self._local.deliver(room_id, json.loads(raw["data"]))
+        self._local.deliver(room_id, orjson.loads(raw["data"]))

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db import utcnow
+from app.db import insert_values, utcnow
 from app.engine_catalog import EngineCatalog
 from app.engines.interface import PITCH_EVENT, SIDES, Event, GameEngine, Side
 from app.games.computer import computer_side, pause_fraction
 from app.games.fair_dice import RecordingDice, new_seed
+from app.games.live import LiveGame
 from app.games.models import DiceDraw, Game, GameEvent, GamePlayer
 from app.games.pitches import pitch_row, play_rows
 from app.rooms.models import Room, Seat
@@ -23,7 +24,9 @@ VIEWERS: tuple[str, ...] = ("home", "away", "spectator")
 """Keys of the per-viewer parts of a broadcast; ``spectator`` is the public view."""
 
 
-def engine_for(catalog: EngineCatalog, game: Game) -> tuple[GameEngine[Any], RecordingDice]:
+def engine_for(
+    catalog: EngineCatalog, game: Game | LiveGame
+) -> tuple[GameEngine[Any], RecordingDice]:
     dice = RecordingDice(game.seed, game.id)
     return catalog.make(game.kind, dice), dice
 
@@ -103,15 +106,24 @@ def public_deadlines(deadlines: dict[str, Any]) -> dict[str, Any]:
     return {side: {"at": d["at"], "timer": d["timer"]} for side, d in deadlines.items()}
 
 
-def event_row(game_id: str, seq: int, event: Event) -> GameEvent:
-    return GameEvent(
-        game_id=game_id, seq=seq, type=event.type, data=dict(event.data),
-        private={k: dict(v) for k, v in event.private.items()}, created_at=utcnow(),
-    )
+def stored_events(first_seq: int, events: Iterable[Event]) -> list[dict[str, Any]]:
+    """Events numbered from ``first_seq`` as they are stored and travel between processes:
+    with their private parts, never sent as they are."""
+    return [
+        {"seq": first_seq + i, "type": e.type, "data": dict(e.data),
+         "private": {k: dict(v) for k, v in e.private.items()}}
+        for i, e in enumerate(events)
+    ]
+
+
+def event_values(game_id: str, stored: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``game_event`` rows for stored events (see :func:`stored_events`)."""
+    now = utcnow()
+    return [{**event, "game_id": game_id, "created_at": now} for event in stored]
 
 
 def stored_event(row: GameEvent) -> dict[str, Any]:
-    """An event as it travels between processes: with private parts, never sent as is."""
+    """A ``game_event`` row as :func:`stored_events` gives it."""
     return {"seq": row.seq, "type": row.type, "data": row.data, "private": row.private}
 
 
@@ -120,9 +132,10 @@ def filter_event(stored: dict[str, Any], side: Side | None) -> dict[str, Any]:
     return event.for_viewer(side)
 
 
-def draw_rows(game_id: str, dice: RecordingDice) -> list[DiceDraw]:
+def draw_values(game_id: str, dice: RecordingDice) -> list[dict[str, Any]]:
+    """``dice_draw`` rows for the draws one command took."""
     return [
-        DiceDraw(game_id=game_id, draw_index=index, n=n, value=value)
+        {"game_id": game_id, "draw_index": index, "n": n, "value": value}
         for index, (n, value) in sorted(dice.draws.items())
     ]
 
@@ -137,7 +150,7 @@ def per_viewer(engine: GameEngine[Any], state: Any, finished: bool) -> dict[str,
     return views
 
 
-def game_header(game: Game) -> dict[str, Any]:
+def game_header(game: Game | LiveGame) -> dict[str, Any]:
     """What every viewer may know about a game besides its view."""
     return {
         "game_id": game.id, "room_id": game.room_id, "kind": game.kind, "number": game.number,
@@ -147,11 +160,11 @@ def game_header(game: Game) -> dict[str, Any]:
     }
 
 
-def batch(game: Game, events: Sequence[GameEvent], views: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "kind": "game", "game": game_header(game),
-        "events": [stored_event(e) for e in events], "views": views,
-    }
+def batch(
+    game: Game | LiveGame, events: list[dict[str, Any]], views: dict[str, Any]
+) -> dict[str, Any]:
+    """The message one commit publishes: header, stored events, every viewer's view."""
+    return {"kind": "game", "game": game_header(game), "events": events, "views": views}
 
 
 async def start_game(
@@ -187,18 +200,18 @@ async def start_game(
          "seed_hash": game.seed_hash, "hash": "sha256(seed bytes)",
          "draws": "hmac-sha256(seed, f'{game_id}:{index}'), see /api/games/{id}/fairness"},
     )
-    rows = [event_row(game.id, i + 1, e) for i, e in enumerate([opening, *setup_events])]
-    game.seq = len(rows)
+    stored = stored_events(1, [opening, *setup_events])
+    game.seq = len(stored)
     db.add(game)
     await db.flush()
-    db.add_all(rows)
-    pitches = [r for r in rows if r.type == PITCH_EVENT]
+    await insert_values(db, GameEvent, event_values(game.id, stored))
+    pitches = [e for e in stored if e["type"] == PITCH_EVENT]
     db.add_all(
-        pitch_row(game.id, game.kind, r.seq, number, r.data)
-        for number, r in enumerate(pitches, start=1)
+        pitch_row(game.id, game.kind, e["seq"], number, e["data"])
+        for number, e in enumerate(pitches, start=1)
     )
-    db.add_all(play for r in pitches for play in play_rows(game.id, r.seq, r.data))
-    db.add_all(draw_rows(game.id, dice))
+    db.add_all(play for e in pitches for play in play_rows(game.id, e["seq"], e["data"]))
+    await insert_values(db, DiceDraw, draw_values(game.id, dice))
     db.add_all(
         GamePlayer(game_id=game.id, account_id=s.account_id, side=s.side)
         for s in seats if s.left_at is None
@@ -207,7 +220,7 @@ async def start_game(
     room.games_played += 1
     room.status = "live"
     await db.flush()
-    return game, batch(game, rows, per_viewer(engine, state, finished=False))
+    return game, batch(game, stored, per_viewer(engine, state, finished=False))
 
 
 async def events_after(db: AsyncSession, game_id: str, after: int, limit: int) -> list[GameEvent]:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import Any
 
+import orjson
 from sqlalchemy import select
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -31,6 +31,41 @@ from app.rooms.models import Room, Seat
 
 POLICY_VIOLATION = 1008
 log = logging.getLogger(__name__)
+_TEXTS = "_texts"
+"""Key under which a broadcast keeps its frames per viewer kind, once encoded."""
+
+
+def encode(message: dict[str, Any]) -> str:
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def _event_text(game_id: str, stored: dict[str, Any], side: Side | None) -> str:
+    return encode({
+        "type": "event", "game_id": game_id, "seq": stored["seq"],
+        "event": service.filter_event(stored, side),
+    })
+
+
+def _state_text(message: dict[str, Any], viewer: str) -> str:
+    header = message["game"]
+    return encode({"type": "state", "seq": header["seq"], "game": header,
+                   **message["views"][viewer]})
+
+
+def viewer_texts(message: dict[str, Any], viewer: str) -> list[str]:
+    """The frames one broadcast sends to every socket of ``viewer`` (a side or spectator):
+    its events filtered for that viewer, then its state. They are encoded once per viewer kind
+    and kept on the message, which this process's sockets share, so a room's spectators cost
+    one encoding, not one each."""
+    cache: dict[str, list[str]] = message.setdefault(_TEXTS, {})
+    texts = cache.get(viewer)
+    if texts is None:
+        side: Side | None = None if viewer == "spectator" else viewer  # type: ignore[assignment]
+        game_id = message["game"]["game_id"]
+        texts = [_event_text(game_id, stored, side) for stored in message["events"]]
+        texts.append(_state_text(message, viewer))
+        cache[viewer] = texts
+    return texts
 
 
 class RoomConnection:
@@ -145,9 +180,14 @@ class RoomConnection:
     # --- sending -----------------------------------------------------------------------------
 
     async def send(self, message: dict[str, Any]) -> None:
+        await self.send_texts([encode(message)])
+
+    async def send_texts(self, texts: list[str]) -> None:
         async with self._send_lock:
-            if self.ws.application_state == WebSocketState.CONNECTED:
-                await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+            for text in texts:
+                if self.ws.application_state != WebSocketState.CONNECTED:
+                    return
+                await self.ws.send_text(text)
 
     async def send_error(self, exc: ApiError, command: str | None = None) -> None:
         body: dict[str, Any] = {"type": "error", "code": exc.code, "message": exc.message}
@@ -189,11 +229,7 @@ class RoomConnection:
         await self.send({"type": "state", "seq": game.seq, "game": header, **mine})
 
     async def _send_event(self, game_id: str, stored: dict[str, Any]) -> None:
-        side = self.side
-        await self.send({
-            "type": "event", "game_id": game_id, "seq": stored["seq"],
-            "event": service.filter_event(stored, side),
-        })
+        await self.send_texts([_event_text(game_id, stored, self.side)])
 
     async def _on_game(self, message: dict[str, Any]) -> None:
         header = message["game"]
@@ -209,12 +245,13 @@ class RoomConnection:
         if not fresh or fresh[0]["seq"] != self.seq + 1:
             await self.catch_up(self.seq, self.game_id)
             return
-        for stored in fresh:
-            await self._send_event(header["game_id"], stored)
+        if len(fresh) == len(events):  # the usual case: the same frames as its viewer kind
+            texts = viewer_texts(message, self.viewer)
+        else:
+            texts = [_event_text(header["game_id"], stored, self.side) for stored in fresh]
+            texts.append(_state_text(message, self.viewer))
         self.seq = header["seq"]
-        await self.send(
-            {"type": "state", "seq": header["seq"], "game": header, **message["views"][self.viewer]}
-        )
+        await self.send_texts(texts)
 
     async def _pump(self, subscription: Any) -> None:
         try:

@@ -9,21 +9,26 @@ from typing import Any
 import pytest
 
 from app.errors import ApiError
-from app.games.commands import CommandPath
+from app.games.commands import CommandPath, _Submission
 from app.games.models import Game
 from app.games.service import compute_deadlines
+from app.settings import Settings
 
 
 def test_race_rolls_are_capped_per_side() -> None:
-    path = CommandPath(SimpleNamespace())  # type: ignore[arg-type]
+    path = CommandPath(SimpleNamespace(settings=Settings()))  # type: ignore[arg-type]
     game = Game(id="g1", options={"race_max_rolls_per_sec": 2})
     roll = {"side": "home", "type": "race_roll"}
-    path._check_roll_rate(game, "home", roll)
+    first = _Submission()
+    path._check_roll_rate(game, "home", roll, first)  # type: ignore[arg-type]
+    path._check_roll_rate(game, "home", roll, first)  # type: ignore[arg-type]  # its own retry
     with pytest.raises(ApiError) as refused:
-        path._check_roll_rate(game, "home", roll)
+        path._check_roll_rate(game, "home", roll, _Submission())  # type: ignore[arg-type]
     assert refused.value.code == "roll_rate"
-    path._check_roll_rate(game, "away", {**roll, "side": "away"})  # each side has its own
-    path._check_roll_rate(game, "home", {"side": "home", "type": "swing_roll"})  # not capped
+    path._check_roll_rate(game, "away", {**roll, "side": "away"}, _Submission())  # type: ignore[arg-type]
+    path._check_roll_rate(  # not capped
+        game, "home", {"side": "home", "type": "swing_roll"}, _Submission()  # type: ignore[arg-type]
+    )
 
 
 class _Scripted:
