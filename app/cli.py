@@ -38,6 +38,7 @@ def _serve(args: argparse.Namespace) -> int:
         port=args.port or settings.port,
         log_level="info",
         ws_max_size=settings.ws_hard_limit_bytes,
+        ws_per_message_deflate=settings.ws_compression,
     )
     return 0
 
@@ -57,10 +58,32 @@ def _bots(args: argparse.Namespace) -> int:
     options = json.loads(args.options) if args.options else None
     result = asyncio.run(
         run_bots(args.url, args.game, args.games, args.spectators, args.concurrency,
-                 args.seed, options)
+                 args.seed, options, think=args.think_ms, ramp_seconds=args.ramp,
+                 include_samples=args.samples is not None, timeout=args.timeout)
     )
+    if args.samples is not None:
+        samples = {key: result.pop(key) for key in SAMPLE_KEYS}
+        with open(args.samples, "w", encoding="utf-8") as out:
+            json.dump(samples, out)
     print(json.dumps(result, indent=None if args.json else 2))
     return 0 if not result["failures"] and result["finished"] == args.games else 1
+
+
+SAMPLE_KEYS = ("latency_samples_ms", "latency_sent_at", "command_times", "tables")
+"""What ``bob bots --samples FILE`` writes to FILE (see ``app.bots.run.run_bots``)."""
+
+
+def parse_think_ms(text: str) -> tuple[float, float]:
+    """``MIN:MAX`` milliseconds (or one number for both) as seconds."""
+    try:
+        low, _, high = text.partition(":")
+        low_ms = float(low)
+        high_ms = float(high) if high else low_ms
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected MIN:MAX milliseconds, got {text!r}") from None
+    if not 0 <= low_ms <= high_ms:
+        raise argparse.ArgumentTypeError(f"need 0 <= MIN <= MAX, got {text!r}")
+    return low_ms / 1000, high_ms / 1000
 
 
 def _ratings(args: argparse.Namespace) -> int:
@@ -108,6 +131,24 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument("--seed", type=int, default=1)
     bots.add_argument("--options", default=None, help="room options as JSON")
     bots.add_argument("--json", action="store_true", help="one line of JSON")
+    bots.add_argument(
+        "--think-ms", type=parse_think_ms, default=(0.0, 0.0), metavar="MIN:MAX",
+        help="each bot's think time before acting, uniform in milliseconds (default 0:0: "
+        "act at once, a saturation test)",
+    )
+    bots.add_argument(
+        "--ramp", type=float, default=0.0, metavar="SECONDS",
+        help="spread the tables' starts evenly over this many seconds",
+    )
+    bots.add_argument(
+        "--timeout", type=float, default=600.0, metavar="SECONDS",
+        help="per game, before it counts as failed",
+    )
+    bots.add_argument(
+        "--samples", default=None, metavar="FILE",
+        help="write the raw samples as JSON to FILE: latency_samples_ms, latency_sent_at, "
+        "command_times, tables",
+    )
     bots.set_defaults(func=_bots)
 
     rating = commands.add_parser("ratings", help="player ratings (DATABASE_URL)")

@@ -118,8 +118,12 @@ def make_engine(url: str, pool_size: int = 10) -> AsyncEngine:
             cursor.close()
 
         return engine
+    # No pre-ping: on asyncpg it costs two round trips (a transaction begun and rolled back) per
+    # checkout, more than a command's own writes. A connection the database dropped fails its
+    # statement instead; SQLAlchemy then discards the pool's connections, that one command is
+    # answered "internal, try again", and the next checkout connects afresh.
     return create_async_engine(
-        url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True,
+        url, pool_size=pool_size, max_overflow=pool_size,
         json_serializer=_json_dumps, json_deserializer=orjson.loads,
     )
 

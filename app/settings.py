@@ -22,7 +22,8 @@ class Settings(BaseSettings):
 
     database_url: str = f"sqlite+aiosqlite:///{ROOT / 'var' / 'bob.sqlite3'}"
     """SQLAlchemy URL: ``sqlite+aiosqlite:///path`` or ``postgresql+asyncpg://user@host/db``."""
-    db_pool_size: int = Field(10, ge=1)
+    db_pool_size: int = Field(20, ge=1)
+    """Connections each process keeps open (as many again may open for bursts)."""
     live_games_held: int = Field(10_000, ge=0)
     """Live games each process holds parsed (``app.games.live``); 0 reads every command's game."""
     host: str = "127.0.0.1"
@@ -35,6 +36,9 @@ class Settings(BaseSettings):
     """Larger text frames get a typed ``too_large`` error; frames above
     ``ws_hard_limit_bytes`` are cut by the protocol layer (close 1009)."""
     ws_hard_limit_bytes: int = Field(1 << 20, ge=1024)
+    ws_compression: bool = False
+    """permessage-deflate on WebSocket frames. Off: frames are a few hundred bytes of JSON, and
+    compressing each one for each socket costs more server time than it saves on the wire."""
     ws_rate_per_second: float = Field(20.0, gt=0)
     ws_rate_burst: int = Field(40, ge=1)
     """Token bucket per connection; an empty bucket closes the socket with 1008."""

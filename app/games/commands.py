@@ -9,8 +9,8 @@ move is never applied twice; a repeated command id returns the first answer.
 A game this process played lately is held parsed (:mod:`app.games.live`), so the usual command
 skips the read: its seat is checked inside the ``UPDATE`` and its command id by the unique
 index, and any surprise (no row updated, a duplicate id, a refusal) is settled by running the
-command again from a fresh read. Statements go to the session's connection as prebuilt Core
-statements; the ORM's unit of work costs more than the rest of a command together.
+command again from a fresh read. Statements go to a connection as prebuilt Core statements,
+without a session: the ORM's unit of work cost more than the rest of a command together.
 """
 
 from __future__ import annotations
@@ -163,8 +163,7 @@ class CommandPath:
     async def _attempt(
         self, request: CommandRequest, held: LiveGame | None, submission: _Submission
     ) -> dict[str, Any]:
-        async with self.ctx.db.session() as db:
-            conn = await db.connection()
+        async with self.ctx.db.engine.connect() as conn:
             if held is None:
                 game, first, seat_side = await self._read(conn, request)
                 if first is not None:
@@ -175,14 +174,12 @@ class CommandPath:
                 seat_guard = request.actor not in (SERVER_ACTOR, COMPUTER_ACTOR)
             self._check(request, game, seat_side)
             if request.kind == "claim":
-                await self._check_claim(db, game, request.side)
-                message, response, after = await self._write(
-                    db, conn, game, request, None, [], False
-                )
+                await self._check_claim(conn, game, request.side)
+                message, response, after = await self._write(conn, game, request, None, [], False)
             else:
                 applied, events = self._apply(game, request, submission)
                 message, response, after = await self._write(
-                    db, conn, game, request, applied, events, seat_guard
+                    conn, game, request, applied, events, seat_guard
                 )
         self.live.put(after)
         await self.ctx.broadcaster.publish(game.room_id, message)
@@ -257,14 +254,14 @@ class CommandPath:
             if seat_side != request.side:
                 raise ApiError("wrong_side", f"you sit on the {seat_side} side", 403)
 
-    async def _check_claim(self, db: AsyncSession, game: LiveGame, side: Side) -> None:
+    async def _check_claim(self, conn: AsyncConnection, game: LiveGame, side: Side) -> None:
         """A side may claim the game when every member of the other side has been gone for
         the grace period (disconnected or left). Presence is each seat's ``last_seen_at``,
         refreshed by its open sockets every heartbeat, so it holds across processes. The
         computer (solo play) never leaves, so its side cannot be claimed."""
         if computer_side(game.options) == other_side(side):
             raise ApiError("opponent_present", "the computer never leaves the table", 409)
-        latest = await db.scalar(
+        latest = await conn.scalar(
             select(func.max(Seat.last_seen_at)).where(
                 Seat.room_id == game.room_id, Seat.side == other_side(side)
             )
@@ -303,7 +300,6 @@ class CommandPath:
 
     async def _write(
         self,
-        db: AsyncSession,
         conn: AsyncConnection,
         game: LiveGame,
         request: CommandRequest,
@@ -361,7 +357,7 @@ class CommandPath:
             {**values, "w_id": game.id, "w_version": game.version, **(guard if seat_guard else {})},
         )
         if updated.rowcount != 1:
-            await db.rollback()
+            await conn.rollback()
             raise _Conflict
         pitches = []
         plays = []
@@ -385,12 +381,14 @@ class CommandPath:
                 del self._roll_buckets[bucket_key]
         try:
             if result is not None:  # ratings change in the transaction that ends the game
-                await record_game(db, game.id, game.kind, game.options, result, now)
-            await db.commit()
+                async with AsyncSession(bind=conn, expire_on_commit=False) as db:
+                    await record_game(db, game.id, game.kind, game.options, result, now)
+                    await db.flush()
+            await conn.commit()
         except IntegrityError:
             # Same command id committed before (or by a concurrent request), or a lost version
             # race that slipped through on an engine without row versions: read again.
-            await db.rollback()
+            await conn.rollback()
             raise _Conflict from None
         after = replace(
             game, version=values["version"], seq=last_seq, draw_count=values["draw_count"],

@@ -44,7 +44,8 @@ class LiveServer:
         settings = Settings(**values)
         app = create_app(settings, self.catalog, run_timers=self.run_timers)
         config = uvicorn.Config(
-            app, log_level="warning", ws_max_size=settings.ws_hard_limit_bytes, lifespan="on"
+            app, log_level="warning", ws_max_size=settings.ws_hard_limit_bytes, lifespan="on",
+            ws_per_message_deflate=settings.ws_compression,
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(
