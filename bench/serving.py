@@ -38,13 +38,18 @@ def free_port() -> int:
 
 
 @contextmanager
-def served(database_url: str, **environment: str) -> Iterator[str]:
-    """``bob serve`` on ``database_url``; yields its base URL once it answers ``/healthz``."""
+def served_process(
+    database_url: str, log: Path | None = None, **environment: str
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``bob serve`` on ``database_url``; yields its base URL and its process once it answers
+    ``/healthz`` (the process, to read its CPU time from ``/proc``). Its output goes to ``log``
+    when given, otherwise nowhere."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": database_url, **environment}
+    out = open(log, "wb") if log is not None else None  # noqa: SIM115 (closed below)
     server = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=out or subprocess.DEVNULL, stderr=subprocess.STDOUT if out else subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -57,7 +62,16 @@ def served(database_url: str, **environment: str) -> Iterator[str]:
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise RuntimeError("bob serve did not come up") from None
                 time.sleep(0.1)
-        yield base
+        yield base, server
     finally:
         server.terminate()
         server.wait(10)
+        if out is not None:
+            out.close()
+
+
+@contextmanager
+def served(database_url: str, **environment: str) -> Iterator[str]:
+    """``bob serve`` on ``database_url``; yields its base URL once it answers ``/healthz``."""
+    with served_process(database_url, None, **environment) as (base, _):
+        yield base

@@ -4,6 +4,12 @@ Everything goes through the documented protocol, exactly as a browser would, so 
 serves the end-to-end tests, ``bob bots`` and the benchmark. A bot paces itself by the rate
 limit the server announces in ``welcome``, picks uniformly among its legal actions, and tags
 each command with the sequence number it acted on.
+
+With a think time (``think=(low, high)`` seconds, drawn uniformly from the table's random
+generator) a bot that receives a state with legal actions schedules one pending action: it
+waits the think time, still reading its socket, then acts on the newest state it holds if that
+state is live, still offers it something to do, and has not been acted on already. Without a
+think time (the default) it acts the moment a state arrives, as fast as the server answers.
 """
 
 from __future__ import annotations
@@ -31,13 +37,25 @@ class TableReport:
     room_id: str = ""
     commands: int = 0
     errors: list[dict[str, Any]] = field(default_factory=list)
-    spectator_events: list[list[tuple[int, dict[str, Any]]]] = field(default_factory=list)
+    spectator_events: list[list[tuple[int, str]]] = field(default_factory=list)
+    """Per spectator, (seq, event) in order, each event as :func:`canonical` text: strings are
+    not tracked by the cyclic collector, so a benchmark's hundreds of tables cost its pauses
+    nothing."""
     player_messages: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     spectator_messages: list[list[dict[str, Any]]] = field(default_factory=list)
     latencies_ms: list[float] = field(default_factory=list)
     """Per command: its send to the last spectator's receipt of its first event."""
+    latency_sent_at: list[float] = field(default_factory=list)
+    """Wall-clock time (``time.time()``) of each latency sample's send, in the same order."""
+    command_times: list[float] = field(default_factory=list)
+    """Wall-clock time of every command sent (retries and refused ones included)."""
     result: dict[str, Any] | None = None
     problems: list[str] = field(default_factory=list)
+
+
+def canonical(event: dict[str, Any]) -> str:
+    """One text per event content, whatever the key order."""
+    return json.dumps(event, sort_keys=True, separators=(",", ":"))
 
 
 def ws_url(base_url: str, room_id: str) -> str:
@@ -76,19 +94,35 @@ class SeatBot:
     """Plays one side until the game is over."""
 
     def __init__(self, ws: ClientConnection, welcome: dict[str, Any], side: str,
-                 rng: random.Random, report: TableReport, sent_at: dict[int, float]) -> None:
+                 rng: random.Random, report: TableReport, sent_at: dict[int, float],
+                 think: tuple[float, float] = (0.0, 0.0), keep_messages: bool = True) -> None:
         self.ws, self.side, self.rng, self.report = ws, side, rng, report
+        self.keep_messages = keep_messages
         self.sent_at = sent_at
+        self.think = think
         self.messages: list[dict[str, Any]] = [welcome]
         report.player_messages[side] = self.messages
         self.latest: dict[str, Any] | None = None
         limits = welcome["limits"]
         self.bucket = TokenBucket(limits["rate_per_second"] * 0.8, max(1, limits["burst"] // 2))
+        self.pending: asyncio.Task[None] | None = None
+        """With a think time: the one action being thought about, if any."""
+        self.acted_on: int | None = None
+        """With a think time: the ``seq`` of the state the last command was sent for."""
+        self.last_command: str | None = None
 
     async def run(self) -> None:
+        if self.think[1] > 0:
+            try:
+                await self._run_thinking()
+            finally:
+                if self.pending is not None:
+                    self.pending.cancel()
+            return
         async for raw in self.ws:
             message = json.loads(raw)
-            self.messages.append(message)
+            if self.keep_messages:
+                self.messages.append(message)
             kind = message["type"]
             if kind == "error" and message["code"] not in IGNORABLE:
                 self.report.errors.append(message)
@@ -106,27 +140,82 @@ class SeatBot:
                 if legal:
                     await self._act(message["seq"], self.rng.choice(legal))
 
+    async def _run_thinking(self) -> None:
+        """Reads without pause; acting happens in the pending task (see ``_schedule``)."""
+        async for raw in self.ws:
+            message = json.loads(raw)
+            if self.keep_messages:
+                self.messages.append(message)
+            kind = message["type"]
+            if kind == "error" and message["code"] not in IGNORABLE:
+                self.report.errors.append(message)
+            elif kind == "error" and message["code"] == "roll_rate":
+                # The server refused the race roll for the state it was sent on: that state may
+                # be acted on again, a little later (the roll_rate retry).
+                if message.get("id") == self.last_command:
+                    self.acted_on = None
+                self._schedule((0.3, 0.3))
+            elif kind in ("state", "snapshot"):
+                self.latest = message
+                if message["game"]["status"] != "live":
+                    return
+                self._schedule(self.think)
+
+    def _ready(self) -> dict[str, Any] | None:
+        """The newest state if it is live, offers legal actions and was not acted on yet."""
+        state = self.latest
+        if (state is None or state["game"]["status"] != "live" or not state["legal_actions"]
+                or state["seq"] == self.acted_on):
+            return None
+        return state
+
+    def _schedule(self, delay: tuple[float, float]) -> None:
+        """Starts the one pending action, unless one is pending or there is nothing to do."""
+        if self.pending is None and self._ready() is not None:
+            wait = self.rng.uniform(*delay)
+            self.pending = asyncio.create_task(self._think_then_act(wait))
+
+    async def _think_then_act(self, wait: float) -> None:
+        try:
+            await asyncio.sleep(wait)
+            state = self._ready()
+            if state is not None:
+                self.acted_on = state["seq"]
+                await self._act(state["seq"], self.rng.choice(state["legal_actions"]))
+        except Exception as exc:  # the socket went away: say so, the reader will stop too
+            self.report.errors.append(
+                {"type": "bot", "code": "send_failed", "message": f"{self.side}: {exc!r}"}
+            )
+            return
+        finally:
+            self.pending = None
+        # A newer state may have arrived while this one was being sent.
+        self._schedule(self.think)
+
     async def _act(self, seq: int, action: dict[str, Any]) -> None:
         while not self.bucket.take():
             await asyncio.sleep(0.01)
         self.report.commands += 1
+        self.report.command_times.append(time.time())
         self.sent_at.setdefault(seq + 1, time.perf_counter())
+        self.last_command = uuid.uuid4().hex
         await self.ws.send(json.dumps(
-            {"type": "action", "id": uuid.uuid4().hex, "seq": seq, "action": action}
+            {"type": "action", "id": self.last_command, "seq": seq, "action": action}
         ))
 
 
 async def watch(ws: ClientConnection, received_at: dict[int, float],
-                log: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+                log: list[dict[str, Any]] | None) -> list[tuple[int, str]]:
     """A spectator: records every event until the game is over; returns (seq, event) pairs.
 
     ``received_at`` keeps, per sequence number, the latest receipt among all spectators."""
-    events: list[tuple[int, dict[str, Any]]] = []
+    events: list[tuple[int, str]] = []
     async for raw in ws:
         message = json.loads(raw)
-        log.append(message)
+        if log is not None:
+            log.append(message)
         if message["type"] == "event":
-            events.append((message["seq"], message["event"]))
+            events.append((message["seq"], canonical(message["event"])))
             received_at[message["seq"]] = time.perf_counter()
         elif message["type"] in ("state", "snapshot") and message["game"]["status"] != "live":
             break
@@ -136,9 +225,15 @@ async def watch(ws: ClientConnection, received_at: dict[int, float],
 async def play_table(
     base_url: str, kind: str, options: dict[str, Any] | None = None, spectators: int = 1,
     seed: int = 1, timers: dict[str, float] | None = None, timeout: float = 120.0,
+    think: tuple[float, float] = (0.0, 0.0), keep_messages: bool = True,
 ) -> TableReport:
     """Creates a room, seats two guest bots, plays one game with ``spectators`` watching, and
-    checks what the spectators saw against the public log."""
+    checks what the spectators saw against the public log.
+
+    ``think``: each bot's think time in seconds (min, max) before it acts on a state.
+    ``keep_messages``: keep every message each socket received in the report (tests read them;
+    hundreds of tables' worth would hold gigabytes, and the collector's passes over them would
+    stall the very clients whose receipt times are measured)."""
     report = TableReport()
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
@@ -162,17 +257,20 @@ async def play_table(
         sent_at: dict[int, float] = {}
         received_at: dict[int, float] = {}
         logs: list[list[dict[str, Any]]] = [[] for _ in watchers]
-        report.spectator_messages = logs
+        if keep_messages:
+            report.spectator_messages = logs
         tasks = [
             asyncio.create_task(
-                SeatBot(home_ws, home_welcome, "home", rng, report, sent_at).run()
+                SeatBot(home_ws, home_welcome, "home", rng, report, sent_at, think,
+                        keep_messages).run()
             ),
             asyncio.create_task(
-                SeatBot(away_ws, away_welcome, "away", rng, report, sent_at).run()
+                SeatBot(away_ws, away_welcome, "away", rng, report, sent_at, think,
+                        keep_messages).run()
             ),
         ]
         watch_tasks = [
-            asyncio.create_task(watch(w, received_at, log))
+            asyncio.create_task(watch(w, received_at, log if keep_messages else None))
             for w, log in zip(watchers, logs, strict=True)
         ]
         joined = await http.post(
@@ -191,15 +289,18 @@ async def play_table(
                 task.cancel()
             for ws in (home_ws, away_ws, *watchers):
                 await ws.close()
-        report.latencies_ms = [
-            (received_at[seq] - start) * 1000
-            for seq, start in sent_at.items() if seq in received_at and spectators
-        ]
+        # perf_counter for the latency itself; time.time() only to place a sample on a clock
+        # that other processes share.
+        offset = time.time() - time.perf_counter()
+        for seq, start in sent_at.items():
+            if seq in received_at and spectators:
+                report.latencies_ms.append((received_at[seq] - start) * 1000)
+                report.latency_sent_at.append(start + offset)
         summary = (await http.get(f"/api/games/{report.game_id}")).json()
         report.result = summary["result"]
         public = (await http.get(f"/api/games/{report.game_id}/events",
                                  params={"limit": 5000})).json()
-        expected = [(e["seq"], e["event"]) for e in public["events"]]
+        expected = [(e["seq"], canonical(e["event"])) for e in public["events"]]
         for index, seen in enumerate(report.spectator_events):
             if seen != expected:
                 at = next((i for i, (a, b) in enumerate(zip(seen, expected, strict=False))

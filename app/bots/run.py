@@ -24,18 +24,34 @@ def percentile(values: list[float], share: float) -> float | None:
 async def run_bots(
     url: str, game: str, games: int, spectators: int, concurrency: int, seed: int,
     options: dict[str, Any] | None = None, timeout: float = 600.0,
+    think: tuple[float, float] = (0.0, 0.0), ramp_seconds: float = 0.0,
+    include_samples: bool = False,
 ) -> dict[str, Any]:
+    """Plays ``games`` tables, at most ``concurrency`` at once; table ``i`` starts
+    ``i * ramp_seconds / games`` seconds in, so tables arrive spread out rather than all at once.
+
+    With ``include_samples`` the result also holds the raw samples, so that a parent can merge
+    several processes into one distribution: ``latency_samples_ms`` (per command, as in
+    ``latency_ms``), ``latency_sent_at`` (the wall-clock send time of each of those samples),
+    ``command_times`` (the wall-clock time of every command sent) and ``tables`` (each finished
+    table's wall-clock start and end)."""
     gate = asyncio.Semaphore(max(1, concurrency))
     failures: list[str] = []
+    spans: dict[int, tuple[float, float]] = {}
 
     async def one(index: int) -> TableReport | None:
+        if ramp_seconds > 0 and games > 0:
+            await asyncio.sleep(index * ramp_seconds / games)
         async with gate:
+            start = time.time()
             try:
-                return await play_table(url, game, options, spectators, seed + index,
-                                        timeout=timeout)
+                report = await play_table(url, game, options, spectators, seed + index,
+                                          timeout=timeout, think=think, keep_messages=False)
             except Exception as exc:  # a failed table is reported, the others go on
                 failures.append(f"table {index}: {type(exc).__name__}: {exc}")
                 return None
+            spans[index] = (start, time.time())
+            return report
 
     started = time.perf_counter()
     reports = [r for r in await asyncio.gather(*(one(i) for i in range(games))) if r]
@@ -47,11 +63,13 @@ async def run_bots(
         failures.extend(f"game {report.game_id}: {e}" for e in report.errors)
         if report.result is None:
             failures.append(f"game {report.game_id}: did not finish")
-    return {
+    result: dict[str, Any] = {
         "url": url, "game": game, "games": games, "finished": sum(
             1 for r in reports if r.result is not None
         ),
         "spectators_per_game": spectators, "concurrency": concurrency,
+        "think_ms": [round(think[0] * 1000, 3), round(think[1] * 1000, 3)],
+        "ramp_seconds": ramp_seconds,
         "seconds": round(elapsed, 3), "commands": commands,
         "commands_per_second": round(commands / elapsed, 1) if elapsed else None,
         "latency_ms": {
@@ -61,3 +79,9 @@ async def run_bots(
         },
         "failures": failures,
     }
+    if include_samples:
+        result["latency_samples_ms"] = [round(ms, 3) for ms in latencies]
+        result["latency_sent_at"] = [round(t, 4) for r in reports for t in r.latency_sent_at]
+        result["command_times"] = sorted(round(t, 4) for r in reports for t in r.command_times)
+        result["tables"] = [[round(a, 4), round(b, 4)] for _, (a, b) in sorted(spans.items())]
+    return result

@@ -17,23 +17,26 @@ from __future__ import annotations
 
 import asyncio
 import weakref
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from sqlalchemy import Table, and_, bindparam, exists, func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from app.context import ServerContext
 from app.db import insert_rows, insert_values, utcnow
 from app.engines.interface import PITCH_EVENT, EngineError, Event, GameEngine, Side, other_side
 from app.errors import ApiError
-from app.games import service
+from app.games import one_statement, service
 from app.games.computer import COMPUTER_ACTOR, computer_side, pause_fraction
 from app.games.fair_dice import RecordingDice
 from app.games.live import LiveGame, LiveGames
 from app.games.models import Command, DiceDraw, Game, GameEvent, Pitch
+from app.games.one_statement import row_values
 from app.games.pitches import pitch_row, play_rows
 from app.realtime.ratelimit import TokenBucket
 from app.rooms.models import Room, Seat
@@ -107,6 +110,7 @@ class CommandPath:
             weakref.WeakValueDictionary()
         )
         self._roll_buckets: dict[tuple[str, str], TokenBucket] = {}
+        self._engine: AsyncEngine | None = None
 
     def _check_roll_rate(
         self, game: LiveGame, side: str, action: dict[str, Any], submission: _Submission
@@ -163,7 +167,7 @@ class CommandPath:
     async def _attempt(
         self, request: CommandRequest, held: LiveGame | None, submission: _Submission
     ) -> dict[str, Any]:
-        async with self.ctx.db.engine.connect() as conn:
+        async with self._connect() as conn:
             if held is None:
                 game, first, seat_side = await self._read(conn, request)
                 if first is not None:
@@ -307,8 +311,9 @@ class CommandPath:
         events: list[Event],
         seat_guard: bool,
     ) -> tuple[dict[str, Any], dict[str, Any], LiveGame]:
-        """Writes one command in one transaction and commits; returns the message to publish,
-        the command's answer and the game as it now stands."""
+        """Writes one command atomically (one statement on PostgreSQL unless the game ends, a
+        transaction otherwise) and commits; returns the message to publish, the command's
+        answer and the game as it now stands."""
         now = utcnow()
         events = list(events)
         if applied is not None:
@@ -351,28 +356,86 @@ class CommandPath:
             values["state"] = state_json
         if result is not None:
             values.update(status="finished", result=result, finished_at=now)
-        guard = {"w_room": game.room_id, "w_actor": request.actor, "w_side": request.side}
-        updated = await conn.execute(
-            UPDATE_GAME[seat_guard],
-            {**values, "w_id": game.id, "w_version": game.version, **(guard if seat_guard else {})},
-        )
-        if updated.rowcount != 1:
-            await conn.rollback()
-            raise _Conflict
         pitches = []
         plays = []
         for event in pitch_events:
             pitch_count = (pitch_count or 0) + 1
             pitches.append(pitch_row(game.id, game.kind, event["seq"], pitch_count, event["data"]))
             plays += play_rows(game.id, event["seq"], event["data"])
-        await insert_values(conn, GameEvent, service.event_values(game.id, stored))
+        command = {
+            "game_id": game.id, "actor": request.actor, "command_id": request.command_id,
+            "side": request.side, "action": action, "response": response, "created_at": now,
+        }
+        seat = (
+            {"w_room": game.room_id, "w_actor": request.actor, "w_side": request.side}
+            if seat_guard else None
+        )
+        appended = (service.event_values(game.id, stored), pitches, plays, draws, [command])
+        if result is None and conn.dialect.name == "postgresql":
+            try:
+                moved = await one_statement.write(conn, game.id, game.version, values, seat, [
+                    appended[0], [row_values(r) for r in pitches],
+                    [row_values(r) for r in plays], draws, [command],
+                ])
+            except IntegrityError:  # the command id was used before: read again, answer again
+                await conn.rollback()
+                raise _Conflict from None
+            if not moved:
+                raise _Conflict
+        else:
+            async with self._transaction(conn) as tx:
+                await self._write_transaction(tx, game, values, seat, appended, result, now)
+        after = replace(
+            game, version=values["version"], seq=last_seq, draw_count=values["draw_count"],
+            deadlines=deadlines, state=new_state, pitch_count=pitch_count,
+            status=values.get("status", game.status), result=result,
+        )
+        views = service.per_viewer(engine, new_state, finished=result is not None)
+        return service.batch(after, stored, views), response, after
+
+
+    @asynccontextmanager
+    async def _transaction(self, conn: AsyncConnection) -> AsyncIterator[AsyncConnection]:
+        """A connection in a transaction for a multi-statement write: ``conn`` itself, or, when
+        ``conn`` is in autocommit mode (PostgreSQL, see :meth:`_connect`), another one."""
+        if conn.dialect.name != "postgresql":
+            yield conn
+            return
+        async with self.ctx.db.engine.connect() as tx:
+            yield tx
+
+    def _connect(self) -> AsyncConnection:
+        """A connection for one command. On PostgreSQL it runs in autocommit mode: the usual
+        command is one atomic statement (:mod:`app.games.one_statement`), and a ``BEGIN`` would
+        cost a round trip of its own; reads there need no transaction either, the version check
+        in the write is what guards them."""
+        if self._engine is None:
+            engine = self.ctx.db.engine
+            if engine.dialect.name == "postgresql":
+                engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+            self._engine = engine
+        return self._engine.connect()
+
+    async def _write_transaction(
+        self, conn: AsyncConnection, game: LiveGame, values: dict[str, Any],
+        seat: dict[str, str] | None, appended: tuple[list[Any], ...],
+        result: dict[str, Any] | None, now: datetime,
+    ) -> None:
+        """The write as a transaction of plain statements: SQLite, and the command that ends a
+        game (it rates the players in the same transaction)."""
+        updated = await conn.execute(
+            UPDATE_GAME[seat is not None],
+            {**values, "w_id": game.id, "w_version": game.version, **(seat or {})},
+        )
+        if updated.rowcount != 1:
+            await conn.rollback()
+            raise _Conflict
+        events, pitches, plays, draws, command = appended
+        await insert_values(conn, GameEvent, events)
         await insert_rows(conn, pitches)
         await insert_rows(conn, plays)
         await insert_values(conn, DiceDraw, draws)
-        await insert_values(conn, Command, [{
-            "game_id": game.id, "actor": request.actor, "command_id": request.command_id,
-            "side": request.side, "action": action, "response": response, "created_at": now,
-        }])
+        await insert_values(conn, Command, command)
         if result is not None:
             await conn.execute(
                 update(Room).where(Room.id == game.room_id).values(status="finished")
@@ -390,13 +453,6 @@ class CommandPath:
             # race that slipped through on an engine without row versions: read again.
             await conn.rollback()
             raise _Conflict from None
-        after = replace(
-            game, version=values["version"], seq=last_seq, draw_count=values["draw_count"],
-            deadlines=deadlines, state=new_state, pitch_count=pitch_count,
-            status=values.get("status", game.status), result=result,
-        )
-        views = service.per_viewer(engine, new_state, finished=result is not None)
-        return service.batch(after, stored, views), response, after
 
 
 def _aware(value: datetime) -> datetime:
