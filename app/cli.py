@@ -55,6 +55,11 @@ def _bots(args: argparse.Namespace) -> int:
 
     from app.bots.run import run_bots
 
+    if args.tune_gc:
+        from app import collector
+
+        collector.tune()
+
     options = json.loads(args.options) if args.options else None
     result = asyncio.run(
         run_bots(args.url, args.game, args.games, args.spectators, args.concurrency,
@@ -131,6 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument("--seed", type=int, default=1)
     bots.add_argument("--options", default=None, help="room options as JSON")
     bots.add_argument("--json", action="store_true", help="one line of JSON")
+    bots.add_argument(
+        "--no-tune-gc", dest="tune_gc", action="store_false",
+        help="leave the garbage collector as it is (see app/collector.py); for in-process use",
+    )
     bots.add_argument(
         "--think-ms", type=parse_think_ms, default=(0.0, 0.0), metavar="MIN:MAX",
         help="each bot's think time before acting, uniform in milliseconds (default 0:0: "

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -16,6 +15,7 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
+from app import collector
 from app.accounts.views import router as accounts_router
 from app.context import ServerContext
 from app.db import Database
@@ -41,15 +41,6 @@ def make_broadcaster(settings: Settings) -> Broadcaster:
     return InProcessBroadcaster(settings.ws_send_queue)
 
 
-def tune_collector() -> None:
-    """Keeps the cyclic collector's pauses short: a full collection walks every tracked object,
-    and the modules, models and routes loaded at start-up are most of them (a pause of about
-    100 ms every few seconds under load, seen in ``bench/server.py``). Frozen, they are never
-    walked again."""
-    gc.collect()
-    gc.freeze()
-
-
 def create_app(
     settings: Settings | None = None,
     catalog: EngineCatalog | None = None,
@@ -57,9 +48,8 @@ def create_app(
     run_timers: bool = True,
     tune_gc: bool = False,
 ) -> FastAPI:
-    """``tune_gc``: freeze what start-up allocated out of the collector's reach (see
-    :func:`tune_collector`); only for the server's own process, since it pins every object
-    alive at start-up for good (tests start many apps in one process)."""
+    """``tune_gc``: tune the garbage collector (:mod:`app.collector`); only for the server's
+    own process (tests start many apps in one process)."""
     settings = settings or get_settings()
 
     @asynccontextmanager
@@ -78,7 +68,7 @@ def create_app(
         if run_timers:
             tasks.append(asyncio.create_task(TimerRunner(ctx).run_forever()))
         if tune_gc:
-            tune_collector()
+            collector.tune()
         try:
             yield
         finally:

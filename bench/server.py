@@ -34,11 +34,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import text
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.bots.run import percentile  # noqa: E402
 from app.cli import parse_think_ms  # noqa: E402
+from app.db import Database  # noqa: E402
 from app.migrate import upgrade_to_head  # noqa: E402
 from bench.serving import ADMIN, admin, served_process  # noqa: E402
 
@@ -81,6 +84,21 @@ def machine_cpu() -> tuple[int, int]:
 def children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
+
+
+async def applied_commands(url: str) -> dict[str, int]:
+    """Commands the server applied, by who sent them: the bots' (``players``), and the
+    server's own (``server``: automatic passes of pass-only windows, timeouts)."""
+    database = Database(url)
+    try:
+        async with database.engine.connect() as conn:
+            rows = await conn.execute(text(
+                "SELECT CASE WHEN actor IN ('server', 'computer') THEN actor ELSE 'players' END,"
+                " count(*) FROM command GROUP BY 1"
+            ))
+            return {str(who): int(count) for who, count in rows}
+    finally:
+        await database.dispose()
 
 
 def split(games: int, processes: int) -> list[int]:
@@ -209,6 +227,8 @@ def main() -> int:
             server_alive = server.poll() is None
         merged = merge(summaries, samples)
         commands = merged["commands"]
+        applied = asyncio.run(applied_commands(url))
+        applied_total = sum(applied.values())
         server_cpu = (None if server_before is None or server_after is None
                       else server_after - server_before)
         postgres = postgres_after - postgres_before if args.database == "postgres" else None
@@ -226,6 +246,9 @@ def main() -> int:
             "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 2),
             "server_cpu_ms_per_command": (round(server_cpu * 1000 / commands, 2)
                                           if server_cpu is not None and commands else None),
+            "applied": applied,
+            "server_cpu_ms_per_applied": (round(server_cpu * 1000 / applied_total, 2)
+                                          if server_cpu is not None and applied_total else None),
             "server_cpu_share": (round(server_cpu / seconds, 3)
                                  if server_cpu is not None and seconds else None),
             "postgres_cpu_seconds": None if postgres is None else round(postgres, 2),

@@ -31,6 +31,9 @@ from app.games.service import due_at
 
 log = logging.getLogger(__name__)
 _EXPECTED = {"stale_version", "game_over", "conflict"}
+TICK_CONCURRENCY = 8
+"""Games whose deadlines one tick handles at once: games are independent, and one after the
+other a busy tick would make the last game's pass late by all the others' commits."""
 
 
 class TimerRunner:
@@ -78,22 +81,26 @@ class TimerRunner:
                     .limit(200)
                 )
             ).all()
-        applied = 0
-        for game_id, version, deadlines in due:
-            for side, deadline in sorted(deadlines.items(), key=lambda kv: due_at(kv[1])):
-                if due_at(deadline) > now:
-                    continue
-                try:
-                    request = await self._request(game_id, version, side, deadline)
-                    if request is not None:
-                        await self.ctx.commands.submit(request)
-                        applied += 1
-                except ApiError as exc:
-                    if exc.code not in _EXPECTED:
-                        log.warning("timeout for %s/%s failed: %s", game_id, side, exc.code)
-                        await self._drop_deadlines(game_id, version)
-                break  # the version moved: the other side's deadline waits for the next tick
-        return applied
+        gate = asyncio.Semaphore(TICK_CONCURRENCY)
+
+        async def act(game_id: str, version: int, deadlines: dict[str, Any]) -> int:
+            async with gate:
+                for side, deadline in sorted(deadlines.items(), key=lambda kv: due_at(kv[1])):
+                    if due_at(deadline) > now:
+                        continue
+                    try:
+                        request = await self._request(game_id, version, side, deadline)
+                        if request is not None:
+                            await self.ctx.commands.submit(request)
+                            return 1
+                    except ApiError as exc:
+                        if exc.code not in _EXPECTED:
+                            log.warning("timeout for %s/%s failed: %s", game_id, side, exc.code)
+                            await self._drop_deadlines(game_id, version)
+                    return 0  # the version moved: the other side's deadline waits for a tick
+            return 0
+
+        return sum(await asyncio.gather(*(act(*row) for row in due)))
 
     async def _request(
         self, game_id: str, version: int, side: Side, deadline: dict[str, Any]

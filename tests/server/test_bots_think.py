@@ -10,7 +10,6 @@ import pytest
 from app.bots.client import play_table
 from app.bots.run import run_bots
 from app.cli import main
-from tests.conftest import real_engines
 from tests.support.live import LiveServer
 
 
@@ -53,12 +52,10 @@ async def test_run_bots_ramps_tables_and_returns_samples(live: LiveServer) -> No
 def test_bob_bots_think_ramp_and_samples_file(
     live: LiveServer, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    if "base-on-board" not in real_engines():
-        pytest.skip("base-on-board engine not importable yet")
     samples = tmp_path / "samples.json"
-    code = main(["bots", "--url", live.url, "--game", "base-on-board", "--games", "2",
-                 "--spectators", "1", "--options", '{"innings": 3}', "--think-ms", "1:3",
-                 "--ramp", "0.2", "--samples", str(samples), "--json"])
+    code = main(["bots", "--no-tune-gc", "--url", live.url, "--game", "base-on-board",
+                 "--games", "2", "--spectators", "1", "--options", '{"innings": 3}',
+                 "--think-ms", "1:3", "--ramp", "0.2", "--samples", str(samples), "--json"])
     result = json.loads(capsys.readouterr().out)
     assert code == 0, result["failures"]
     assert result["finished"] == 2 and result["think_ms"] == [1.0, 3.0]
