@@ -194,7 +194,7 @@ def main() -> int:
                         help="bob bots processes, the games split between them")
     parser.add_argument("--think-ms", default="500:1500", metavar="MIN:MAX",
                         help="each bot's think time before acting (0:0: a saturation test)")
-    parser.add_argument("--ramp", type=float, default=10.0, metavar="SECONDS",
+    parser.add_argument("--ramp", type=float, default=60.0, metavar="SECONDS",
                         help="the tables' starts spread evenly over this many seconds")
     parser.add_argument("--timeout", type=float, default=1800.0, metavar="SECONDS",
                         help="per game, before it counts as failed")
