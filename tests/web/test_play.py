@@ -57,6 +57,37 @@ def _finish(home: Any, away: Any, watcher: Any, home_name: str, away_name: str,
     home.wait_for_selector("[data-testid='record-line-score']")
 
 
+NINTH_ROWS = {"stares": None, "direction_reads": "direction_read_rate",
+              "location_reads": "location_read_rate", "full_reads": "full_read_rate",
+              "races": None, "race_wins": "race_win_rate", "max_fatigue": None,
+              "recoveries": None, "benched": None}
+
+
+def _percent(rate: float | None) -> str:
+    return "—" if rate is None else f"{rate * 100:.1f}%"
+
+
+def _ninth_section_matches_api(page: Any, name: str) -> dict[str, Any]:
+    """Opens ``name``'s player page and checks its Bottom of the 9th table against
+    ``GET /api/players/{name}``: every count and rate as the API has it."""
+    api = page.request.get(f"/api/players/{name}").json()
+    pool = api["stats"]["bottom-of-the-9th"]
+    ninth = pool["bottom_of_the_9th"]
+    page.goto(f"/players/{name}")
+    section = page.locator("section.ninth-stats[data-pool='bottom-of-the-9th']")
+    section.wait_for()
+    assert page.locator("section.ninth-stats").count() == 1
+    assert section.locator("h2").inner_text() == "Bottom of the 9th"
+    assert f"over {pool['games']} finished game" in section.locator("caption").inner_text()
+    for key, rate in NINTH_ROWS.items():
+        row = section.locator(f"tbody tr[data-stat='{key}']")
+        assert row.locator("th[scope='row']").count() == 1
+        assert row.locator("td.count").inner_text() == str(ninth[key]), key
+        expected = "—" if rate is None else _percent(ninth[rate])
+        assert row.locator("td.rate").inner_text() == expected, key
+    return ninth
+
+
 def test_base_on_board_three_innings(open_page: Any) -> None:
     home, away, watcher = open_page("home"), open_page("away", phone=True), open_page("watcher")
     home_name, away_name = register(home, "ann"), register(away, "bob")
@@ -75,6 +106,12 @@ def test_base_on_board_three_innings(open_page: Any) -> None:
     play_to_end([home, away])
     _finish(home, away, watcher, home_name, away_name,
             {"game": "base-on-board", "tier": "pro"})
+    # A player with Base on Board games only has no Bottom of the 9th section.
+    home.goto(f"/players/{home_name}")
+    home.wait_for_selector("#recent-games")
+    assert home.locator("section.ninth-stats").count() == 0
+    assert home.request.get(f"/api/players/{home_name}").json()["stats"].keys() == {
+        "base-on-board:pro"}
 
 
 def test_bottom_of_the_ninth(open_page: Any) -> None:
@@ -100,6 +137,19 @@ def test_bottom_of_the_ninth(open_page: Any) -> None:
     assert watcher.locator("#table .stare-grid").count() == 0
     play_to_end([home, away])
     _finish(home, away, watcher, home_name, away_name, {"game": "bottom-of-the-9th"})
+    # Both players' pages show the Bottom of the 9th stats the API returns (two games, with
+    # a stare-down before every pitch), and the Korean phone page has the Korean heading.
+    for name in (home_name, away_name):
+        ninth = _ninth_section_matches_api(home, name)
+        assert ninth["stares"] > 0
+    watcher.goto(f"/players/{away_name}")
+    section = watcher.locator("section.ninth-stats[data-pool='bottom-of-the-9th']")
+    section.wait_for()
+    assert section.locator("h2").inner_text() == "9회말"
+    assert "응시" in section.locator("caption").inner_text()
+    assert section.locator("tr[data-stat='race_wins'] th").inner_text() == "주루 경쟁 승리"
+    width = watcher.evaluate("document.documentElement.scrollWidth")
+    assert width <= watcher.viewport_size["width"] + 1, "the player page scrolls sideways"
 
 
 def test_dropped_connection_recovers(open_page: Any) -> None:

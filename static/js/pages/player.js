@@ -1,10 +1,43 @@
-// A player's page: record, recent games, and charts (rating over time, outcomes, dice).
+// A player's page: record, Bottom of the 9th stats, recent games, and charts (rating over
+// time, outcomes, dice).
 import { get } from "../api.js";
 import { clear, h } from "../dom.js";
 import { describe } from "../errors.js";
 import { pick, sideName, t } from "../i18n.js";
 import { diceChart, lineChart, sharesChart } from "../charts.js";
 import { GAME_NAMES } from "./lobby.js";
+
+// The rows of a pool's ``bottom_of_the_9th`` stats (app/stats/players.py NinthStats.to_json):
+// the count's key, and the key of its rate (null when the row has none).
+const NINTH_ROWS = [
+  ["stares", null], ["direction_reads", "direction_read_rate"], ["location_reads", "location_read_rate"],
+  ["full_reads", "full_read_rate"], ["races", null], ["race_wins", "race_win_rate"],
+  ["max_fatigue", null], ["recoveries", null], ["benched", null],
+];
+
+/** A rate of 0–1 as a percentage with one decimal ("—" when there is nothing to divide by). */
+function percent(rate) {
+  return rate == null ? "—" : `${(rate * 100).toFixed(1)}%`;
+}
+
+/** One section per pool with Bottom of the 9th stats (none for a player without such games). */
+function ninthSections(stats) {
+  return Object.entries(stats || {}).filter(([, s]) => s.bottom_of_the_9th && s.games > 0).map(([pool, s]) => {
+    const b9 = s.bottom_of_the_9th;
+    const [kind, tier] = pool.split(":");
+    const title = `${pick(GAME_NAMES[kind] ?? { en: kind })}${tier ? ` (${tier})` : ""}`;
+    return h("section", { class: "card ninth-stats", "data-pool": pool },
+      h("h2", {}, title),
+      h("div", { class: "box" }, h("table", { class: "data ninth-table" },
+        h("caption", {}, t("player.ninth_caption", { n: s.games })),
+        h("thead", {}, h("tr", {}, [t("player.ninth_stat"), t("player.ninth_count"), t("player.ninth_rate")].map((c) => h("th", { scope: "col" }, c)))),
+        h("tbody", {}, NINTH_ROWS.map(([key, rateKey]) => h("tr", { "data-stat": key },
+          h("th", { scope: "row" }, t(`player.ninth.${key}`)),
+          h("td", { class: "count" }, b9[key] ?? 0),
+          h("td", { class: "rate" }, rateKey ? percent(b9[rateKey]) : "—")))))),
+      h("p", { class: "hint" }, t("player.ninth_note")));
+  });
+}
 
 export function playerPage(app, name) {
   const box = h("div", { "aria-busy": "true" }, t("common.loading"));
@@ -32,6 +65,7 @@ export function playerPage(app, name) {
         h("table", { class: "data stats", id: "player-stats" },
           h("thead", {}, h("tr", {}, [t("lb.games"), t("lb.wins"), t("lb.losses"), t("lb.ties")].map((c) => h("th", { scope: "col" }, c)))),
           h("tbody", {}, h("tr", {}, h("td", {}, page.games), h("td", {}, page.wins), h("td", {}, page.losses), h("td", {}, page.ties)))),
+        ninthSections(page.stats),
         h("div", { class: "charts" },
           h("section", { class: "card" }, h("h2", {}, t("player.rating")), ratingCharts.length ? ratingCharts : h("p", {}, t("player.none")), h("p", { class: "hint" }, t("player.rating_note"))),
           h("section", { class: "card" }, h("h2", {}, t("player.shares")), sharesChart([
