@@ -48,9 +48,15 @@ def join_from_lobby(page: Any, room_id: str, side: str) -> None:
     page.wait_for_selector(f"#role[data-side='{side}']")
 
 
-def click_next(page: Any) -> bool:
-    """Clicks what a player would: a roll first, else pass, else the first offered choice."""
-    for selector in PRIORITY:
+CARD_PRIORITY = (PRIORITY[0], "#table button.action[data-action='play']:not([disabled])",
+                 *PRIORITY[1:])
+"""A player who plays a card whenever one is offered (so card stats have something to show)."""
+
+
+def click_next(page: Any, cards: bool = False) -> bool:
+    """Clicks what a player would: a roll first, else (``cards``) a card, else pass, else the
+    first offered choice."""
+    for selector in CARD_PRIORITY if cards else PRIORITY:
         button = page.locator(selector)
         if button.count():
             try:
@@ -65,14 +71,15 @@ def over(page: Any) -> bool:
     return bool(page.locator("[data-testid='game-over']").count())
 
 
-def play_to_end(players: list[Any], limit_seconds: float = 300) -> int:
+def play_to_end(players: list[Any], limit_seconds: float = 300,
+                card_players: tuple[Any, ...] = ()) -> int:
     deadline = time.monotonic() + limit_seconds
     clicks = 0
     while not all(over(p) for p in players):
         assert time.monotonic() < deadline, f"game did not end after {clicks} clicks"
         acted = False
         for page in players:
-            if not over(page) and click_next(page):
+            if not over(page) and click_next(page, cards=page in card_players):
                 clicks += 1
                 acted = True
         if not acted:

@@ -85,7 +85,62 @@ def _ninth_section_matches_api(page: Any, name: str) -> dict[str, Any]:
         assert row.locator("td.count").inner_text() == str(ninth[key]), key
         expected = "—" if rate is None else _percent(ninth[rate])
         assert row.locator("td.rate").inner_text() == expected, key
+    # Home only bats and away only pitches: the empty line has no table.
+    lines = page.locator("section.pool-stats[data-pool='bottom-of-the-9th']")
+    counts = {"batting": pool["batting"]["PA"], "pitching": pool["pitching"]["pitches"]}
+    for key, count in counts.items():
+        assert lines.locator(f"table.{key}-table").count() == (1 if count else 0), key
+    if pool["batting"]["PA"]:
+        assert lines.locator("td[data-col='PA']").inner_text() == str(pool["batting"]["PA"])
     return ninth
+
+
+def _lines_match_api(page: Any, name: str, pool: str) -> None:
+    """On ``name``'s (open) player page, the pool's batting and pitching tables show the numbers
+    of ``GET /api/players/{name}``, and its card table each card's plays and successes (or is
+    absent when the side played none), with the challenges line likewise."""
+    stats = page.request.get(f"/api/players/{name}").json()["stats"][pool]
+    section = page.locator(f"section.pool-stats[data-pool='{pool}']")
+    section.wait_for()
+    assert page.locator("section.pool-stats").count() == 1
+    lines = ("batting, pitching and cards" if stats["cards"] or stats["challenges"]
+             else "batting and pitching")
+    assert section.locator("h2").inner_text() == f"Base on Board (pro): {lines}"
+    assert f"over {stats['games']} finished game" in section.locator(
+        "table.batting-table caption").inner_text()
+    batting = section.locator("table.batting-table")
+    pitching = section.locator("table.pitching-table")
+    assert stats["batting"]["PA"] > 0 and stats["pitching"]["pitches"] > 0
+    for col in ("PA", "AB", "H", "BB", "K", "R"):
+        assert batting.locator(f"thead th[scope='col'][data-col='{col}']").inner_text() == col
+        assert batting.locator(f"tbody td[data-col='{col}']").inner_text() == str(
+            stats["batting"][col]), col
+    avg = stats["batting"]["AVG"]
+    expected_avg = "—" if avg is None else f"{avg:.3f}".removeprefix("0")
+    assert batting.locator("tbody td[data-col='AVG']").inner_text() == expected_avg
+    for col in ("pitches", "strikes", "BF", "IP", "K", "BB", "R"):
+        assert pitching.locator(f"tbody td[data-col='{col}']").inner_text() == str(
+            stats["pitching"][col]), col
+    assert pitching.locator("tbody td[data-col='strike_pct']").inner_text() == _percent(
+        stats["pitching"]["strike_pct"])
+    runs = section.locator("p.runs").inner_text()
+    assert f"Runs scored {stats['runs_for']}, runs allowed {stats['runs_against']}" in runs
+    cards = section.locator("table.card-table")
+    if stats["cards"]:
+        assert cards.locator("tbody tr").count() == len(stats["cards"])
+        for code, usage in stats["cards"].items():
+            row = cards.locator(f"tbody tr[data-card='{code}']")
+            assert row.locator("th[scope='row']").inner_text().startswith(code)
+            assert row.locator("td.played").inner_text() == str(usage["played"]), code
+            assert row.locator("td.succeeded").inner_text() == str(usage["succeeded"]), code
+    else:
+        assert cards.count() == 0
+    challenges = section.locator("p.challenges")
+    if stats["challenges"]:
+        assert (f"{stats['challenges']} made, {stats['challenges_won']} won"
+                in challenges.inner_text())
+    else:
+        assert challenges.count() == 0
 
 
 def test_base_on_board_three_innings(open_page: Any) -> None:
@@ -103,7 +158,7 @@ def test_base_on_board_three_innings(open_page: Any) -> None:
     home.click("#invite")
     home.wait_for_selector("#toast:has-text('Invite link copied')")
     assert home.evaluate("navigator.clipboard.readText()").endswith(f"/rooms/{room}")
-    play_to_end([home, away])
+    play_to_end([home, away], card_players=(home,))
     _finish(home, away, watcher, home_name, away_name,
             {"game": "base-on-board", "tier": "pro"})
     # A player with Base on Board games only has no Bottom of the 9th section.
@@ -112,6 +167,23 @@ def test_base_on_board_three_innings(open_page: Any) -> None:
     assert home.locator("section.ninth-stats").count() == 0
     assert home.request.get(f"/api/players/{home_name}").json()["stats"].keys() == {
         "base-on-board:pro"}
+    # Its batting and pitching lines and cards are the API's numbers; it played every card it
+    # was offered, so its card table has rows.
+    _lines_match_api(home, home_name, "base-on-board:pro")
+    assert home.locator("section.pool-stats table.card-table tbody tr").count() > 0
+    # The Korean phone page has the Korean captions and does not scroll sideways.
+    korean = open_page("korean", locale="ko-KR", phone=True)
+    korean.goto(f"/players/{home_name}")
+    section = korean.locator("section.pool-stats[data-pool='base-on-board:pro']")
+    section.wait_for()
+    n = home.request.get(f"/api/players/{home_name}").json()["stats"]["base-on-board:pro"]["games"]
+    captions = {"batting": f"끝난 {n}경기의 우리 편 타격 기록",
+                "pitching": f"끝난 {n}경기의 우리 편 투구 기록"}
+    for key, caption in captions.items():
+        assert section.locator(f"table.{key}-table caption").inner_text() == caption
+    assert section.locator("table.batting-table th[data-col='PA']").inner_text() == "타석"
+    width = korean.evaluate("document.documentElement.scrollWidth")
+    assert width <= korean.viewport_size["width"] + 1, "the player page scrolls sideways"
 
 
 def test_bottom_of_the_ninth(open_page: Any) -> None:

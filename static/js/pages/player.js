@@ -1,6 +1,7 @@
-// A player's page: record, Bottom of the 9th stats, recent games, and charts (rating over
-// time, outcomes, dice).
+// A player's page: record, batting / pitching lines and cards per pool, Bottom of the 9th stats,
+// recent games, and charts (rating over time, outcomes, dice).
 import { get } from "../api.js";
+import { bobWords, loadCatalogue } from "../catalogue.js";
 import { clear, h } from "../dom.js";
 import { describe } from "../errors.js";
 import { pick, sideName, t } from "../i18n.js";
@@ -15,6 +16,77 @@ const NINTH_ROWS = [
   ["max_fatigue", null], ["recoveries", null], ["benched", null],
 ];
 
+// The columns of a pool's ``batting`` and ``pitching`` lines (app/stats/boxscore.py BattingLine /
+// PitchingLine.to_json), each with how to show its value: a count as is, a batting rate as
+// ".262", a pitching share as a percentage.
+const BATTING_COLUMNS = [
+  ["PA"], ["AB"], ["H"], ["2B"], ["3B"], ["HR"], ["BB"], ["K"], ["R"], ["RBI"], ["SB"], ["CS"],
+  ["AVG", avg], ["OBP", avg], ["SLG", avg], ["OPS", avg],
+];
+const PITCHING_COLUMNS = [
+  ["pitches"], ["strikes"], ["strike_pct", percent], ["BF"], ["IP"], ["K"], ["BB"], ["HBP"], ["H"], ["HR"], ["R"],
+];
+
+/** A batting rate as baseball writes it: ".262", "1.023" ("—" when there is nothing to divide by). */
+function avg(rate) {
+  return rate == null ? "—" : rate.toFixed(3).replace(/^0\./, ".");
+}
+
+/** The pool's name: the game, and the tier in brackets. */
+function poolTitle(pool) {
+  const [kind, tier] = pool.split(":");
+  return `${pick(GAME_NAMES[kind] ?? { en: kind })}${tier ? ` (${tier})` : ""}`;
+}
+
+/** One line table (batting or pitching) of a pool: a header row of columns and one row of values. */
+function lineTable(key, line, columns, n) {
+  return h("div", { class: "box" }, h("table", { class: `data line-table ${key}-table`, "data-line": key },
+    h("caption", {}, t(`player.${key}_caption`, { n })),
+    h("thead", {}, h("tr", {}, columns.map(([col]) => h("th", { scope: "col", "data-col": col }, t(`player.${key}.${col}`))))),
+    h("tbody", {}, h("tr", {}, columns.map(([col, format]) => h("td", { "data-col": col },
+      format ? format(line[col]) : (line[col] ?? 0)))))));
+}
+
+/** The cards a Base on Board pool's side played (code and words, played, succeeded, rate). */
+function cardTable(cards, cat, n) {
+  const rows = Object.entries(cards);
+  if (!rows.length) return null;
+  const name = (code) => {
+    const words = bobWords(cat, code, "card");
+    return words && words !== code ? `${code} · ${words}` : code;
+  };
+  return h("div", { class: "box" }, h("table", { class: "data card-table" },
+    h("caption", {}, t("player.cards_caption", { n })),
+    h("thead", {}, h("tr", {}, [t("player.card"), t("player.card_played"), t("player.card_succeeded"), t("player.card_rate")].map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", {}, rows.map(([code, c]) => h("tr", { "data-card": code },
+      h("th", { scope: "row" }, name(code)),
+      h("td", { class: "played" }, c.played),
+      h("td", { class: "succeeded" }, c.succeeded),
+      h("td", { class: "rate" }, percent(c.success_rate)))))));
+}
+
+/** One section per pool with games: runs, the batting and pitching lines, and (Base on Board)
+ * the cards played and challenges made; a line or table the side has nothing in is left out
+ * (in Bottom of the 9th the home side only bats and the away side only pitches). */
+function lineSections(stats, cat) {
+  return Object.entries(stats || {}).flatMap(([pool, s]) => {
+    const bob = pool.split(":")[0] === "base-on-board";
+    const cards = bob && (Object.keys(s.cards || {}).length > 0 || s.challenges > 0);
+    const batted = s.batting?.PA > 0;
+    const pitched = s.pitching?.pitches > 0;
+    if (!(s.games > 0) || !(batted || pitched || cards)) return [];
+    return h("section", { class: "card pool-stats", "data-pool": pool },
+      h("h2", {}, t(cards ? "player.lines_title_cards" : "player.lines_title", { pool: poolTitle(pool) })),
+      h("p", { class: "runs" }, t("player.runs", { for: s.runs_for ?? 0, against: s.runs_against ?? 0 })),
+      batted ? lineTable("batting", s.batting, BATTING_COLUMNS, s.games) : null,
+      pitched ? lineTable("pitching", s.pitching, PITCHING_COLUMNS, s.games) : null,
+      bob ? cardTable(s.cards || {}, cat, s.games) : null,
+      bob && s.challenges > 0 ? h("p", { class: "challenges" }, t("player.challenges", {
+        made: s.challenges, won: s.challenges_won ?? 0, rate: percent(s.challenge_success_rate) })) : null,
+      h("p", { class: "hint" }, t("player.lines_note")));
+  });
+}
+
 /** A rate of 0–1 as a percentage with one decimal ("—" when there is nothing to divide by). */
 function percent(rate) {
   return rate == null ? "—" : `${(rate * 100).toFixed(1)}%`;
@@ -24,8 +96,7 @@ function percent(rate) {
 function ninthSections(stats) {
   return Object.entries(stats || {}).filter(([, s]) => s.bottom_of_the_9th && s.games > 0).map(([pool, s]) => {
     const b9 = s.bottom_of_the_9th;
-    const [kind, tier] = pool.split(":");
-    const title = `${pick(GAME_NAMES[kind] ?? { en: kind })}${tier ? ` (${tier})` : ""}`;
+    const title = poolTitle(pool);
     return h("section", { class: "card ninth-stats", "data-pool": pool },
       h("h2", {}, title),
       h("div", { class: "box" }, h("table", { class: "data ninth-table" },
@@ -42,8 +113,9 @@ function ninthSections(stats) {
 export function playerPage(app, name) {
   const box = h("div", { "aria-busy": "true" }, t("common.loading"));
   app.append(h("h1", { id: "player-title" }, t("player.title", { name })), box);
-  Promise.all([get(`/api/players/${encodeURIComponent(name)}`), get(`/api/players/${encodeURIComponent(name)}/charts`)])
-    .then(([page, charts]) => {
+  Promise.all([get(`/api/players/${encodeURIComponent(name)}`), get(`/api/players/${encodeURIComponent(name)}/charts`),
+    loadCatalogue("base-on-board").catch(() => null)])
+    .then(([page, charts, cat]) => {
       box.setAttribute("aria-busy", "false");
       const outcome = (r) => {
         const winner = r.result?.winner;
@@ -51,8 +123,7 @@ export function playerPage(app, name) {
       };
       const pools = Object.entries(charts.ratings || {});
       const ratingCharts = pools.map(([pool, points]) => {
-        const [kind, tier] = pool.split(":");
-        const label = `${pick(GAME_NAMES[kind] ?? { en: kind })}${tier ? ` (${tier})` : ""}`;
+        const label = poolTitle(pool);
         const last = points[points.length - 1];
         return h("figure", { class: "chart-figure", "data-pool": pool },
           lineChart(points.map((p) => p.rating), { label: `${t("player.rating")} · ${label}`, testid: "rating" }),
@@ -65,6 +136,7 @@ export function playerPage(app, name) {
         h("table", { class: "data stats", id: "player-stats" },
           h("thead", {}, h("tr", {}, [t("lb.games"), t("lb.wins"), t("lb.losses"), t("lb.ties")].map((c) => h("th", { scope: "col" }, c)))),
           h("tbody", {}, h("tr", {}, h("td", {}, page.games), h("td", {}, page.wins), h("td", {}, page.losses), h("td", {}, page.ties)))),
+        lineSections(page.stats, cat),
         ninthSections(page.stats),
         h("div", { class: "charts" },
           h("section", { class: "card" }, h("h2", {}, t("player.rating")), ratingCharts.length ? ratingCharts : h("p", {}, t("player.none")), h("p", { class: "hint" }, t("player.rating_note"))),
