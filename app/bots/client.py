@@ -19,6 +19,7 @@ import json
 import random
 import time
 import uuid
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,54 +113,49 @@ class SeatBot:
         self.last_command: str | None = None
 
     async def run(self) -> None:
-        if self.think[1] > 0:
-            try:
-                await self._run_thinking()
-            finally:
-                if self.pending is not None:
-                    self.pending.cancel()
-            return
-        async for raw in self.ws:
-            message = json.loads(raw)
-            if self.keep_messages:
-                self.messages.append(message)
-            kind = message["type"]
-            if kind == "error" and message["code"] not in IGNORABLE:
-                self.report.errors.append(message)
-            elif kind == "error" and message["code"] == "roll_rate" and self.latest:
-                # The race roll came too fast: try again from the newest state, a little later.
-                await asyncio.sleep(0.3)
-                legal = self.latest["legal_actions"]
-                if legal:
-                    await self._act(self.latest["seq"], self.rng.choice(legal))
-            elif kind in ("state", "snapshot"):
-                self.latest = message
-                if message["game"]["status"] != "live":
-                    return
-                legal = message["legal_actions"]
-                if legal:
-                    await self._act(message["seq"], self.rng.choice(legal))
+        try:
+            async for message in self._messages():
+                if message["type"] == "error" and message["code"] == "roll_rate":
+                    await self._on_roll_rate(message)
+                elif message["type"] in ("state", "snapshot"):
+                    self.latest = message
+                    if message["game"]["status"] != "live":
+                        return
+                    await self._on_state(message)
+        finally:
+            if self.pending is not None:
+                self.pending.cancel()
 
-    async def _run_thinking(self) -> None:
-        """Reads without pause; acting happens in the pending task (see ``_schedule``)."""
+    async def _messages(self) -> AsyncIterator[dict[str, Any]]:
+        """Every message, parsed and kept (``keep_messages``); unexpected errors are reported
+        here and not passed on."""
         async for raw in self.ws:
             message = json.loads(raw)
             if self.keep_messages:
                 self.messages.append(message)
-            kind = message["type"]
-            if kind == "error" and message["code"] not in IGNORABLE:
+            if message["type"] == "error" and message["code"] not in IGNORABLE:
                 self.report.errors.append(message)
-            elif kind == "error" and message["code"] == "roll_rate":
-                # The server refused the race roll for the state it was sent on: that state may
-                # be acted on again, a little later (the roll_rate retry).
-                if message.get("id") == self.last_command:
-                    self.acted_on = None
-                self._schedule((0.3, 0.3))
-            elif kind in ("state", "snapshot"):
-                self.latest = message
-                if message["game"]["status"] != "live":
-                    return
-                self._schedule(self.think)
+            else:
+                yield message
+
+    async def _on_state(self, state: dict[str, Any]) -> None:
+        if self.think[1] > 0:  # acting happens in the pending task (see ``_schedule``)
+            self._schedule(self.think)
+        elif state["legal_actions"]:
+            await self._act(state["seq"], self.rng.choice(state["legal_actions"]))
+
+    async def _on_roll_rate(self, error: dict[str, Any]) -> None:
+        """The race roll came too fast: try again from the newest state, a little later."""
+        if self.think[1] > 0:
+            # The state the refused roll was sent on may be acted on again.
+            if error.get("id") == self.last_command:
+                self.acted_on = None
+            self._schedule((0.3, 0.3))
+        elif self.latest:
+            await asyncio.sleep(0.3)
+            legal = self.latest["legal_actions"]
+            if legal:
+                await self._act(self.latest["seq"], self.rng.choice(legal))
 
     def _ready(self) -> dict[str, Any] | None:
         """The newest state if it is live, offers legal actions and was not acted on yet."""
