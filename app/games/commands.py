@@ -28,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from app.context import ServerContext
-from app.db import insert_rows, insert_values, utcnow
+from app.db import insert_rows, insert_values, row_values, utcnow
 from app.engines.interface import PITCH_EVENT, EngineError, Event, GameEngine, Side, other_side
 from app.errors import ApiError
 from app.games import one_statement, service
@@ -36,7 +36,6 @@ from app.games.computer import COMPUTER_ACTOR, computer_side, pause_fraction
 from app.games.fair_dice import RecordingDice
 from app.games.live import LiveGame, LiveGames
 from app.games.models import Command, DiceDraw, Game, GameEvent, Pitch
-from app.games.one_statement import row_values
 from app.games.pitches import pitch_row, play_rows
 from app.realtime.ratelimit import TokenBucket
 from app.rooms.models import Room, Seat

@@ -76,23 +76,6 @@ def statement(seat_guard: bool, appended: tuple[bool, ...]) -> TextClause:
     return text("WITH " + ", ".join(parts) + " SELECT count(*) FROM g")
 
 
-def row_values(row: Base) -> dict[str, Any]:
-    """A new model object as a full row: the columns' Python defaults filled in, as an
-    ``INSERT`` from Python would (the statement lists every column, so none may be left to the
-    database)."""
-    values: dict[str, Any] = {}
-    for column in _table(type(row)).columns:
-        if column.primary_key and column.autoincrement is True:
-            continue
-        value = getattr(row, column.key)
-        default = column.default
-        if value is None and default is not None:
-            arg = getattr(default, "arg", None)
-            value = arg(None) if callable(arg) else arg
-        values[column.name] = value
-    return values
-
-
 def _json(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
