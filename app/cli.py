@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Sequence
@@ -111,6 +112,23 @@ def _ratings(args: argparse.Namespace) -> int:
     return 0
 
 
+def _analysis(args: argparse.Namespace) -> int:
+    """Computes the analysis tables (``app.stats.baselines``); a batch job, so it yields the
+    CPU to the server it runs beside."""
+    import asyncio
+    import os
+
+    from app.settings import get_settings
+    from app.stats.baselines import refresh
+
+    with contextlib.suppress(OSError):
+        os.nice(10)
+    written = asyncio.run(refresh(get_settings().database_url, simulated=not args.real_only,
+                                  real=not args.simulated_only))
+    print(json.dumps({"written": written}))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bob", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -166,6 +184,17 @@ def build_parser() -> argparse.ArgumentParser:
         "rebuild", help="recompute every rating from the finished games, oldest first"
     )
     rebuild.set_defaults(func=_ratings)
+
+    analysis = commands.add_parser("analysis", help="analysis tables (DATABASE_URL)")
+    analysis_commands = analysis.add_subparsers(dest="analysis_command", required=True)
+    refresh = analysis_commands.add_parser(
+        "refresh", help="compute the missing simulated baselines and, when games finished "
+        "since the last run, the real-game tables (the server runs this by itself)",
+    )
+    only = refresh.add_mutually_exclusive_group()
+    only.add_argument("--simulated-only", action="store_true")
+    only.add_argument("--real-only", action="store_true")
+    refresh.set_defaults(func=_analysis)
 
     simulate = commands.add_parser("simulate", help="play games with a random legal policy")
     simulate.add_argument(

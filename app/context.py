@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING
 from app.db import Database
 from app.engine_catalog import EngineCatalog
 from app.settings import Settings
+from app.throttle import Throttle
 
 if TYPE_CHECKING:
     from app.games.broadcast import Broadcaster
     from app.games.commands import CommandPath
     from app.realtime.presence import Presence
+    from app.realtime.sessions import OpenSessions
 
 
 @dataclass
@@ -23,8 +25,10 @@ class ServerContext:
     db: Database
     catalog: EngineCatalog
     broadcaster: Broadcaster
+    throttle: Throttle
     commands: CommandPath = field(init=False)
     presence: Presence = field(init=False)
+    sessions: OpenSessions = field(init=False)
     timer_wakeup: asyncio.Event = field(default_factory=asyncio.Event)
     timer_planned: datetime | None = None
     """When the timer runner means to look next; a sooner deadline wakes it."""

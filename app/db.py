@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any
 
 import orjson
-from sqlalchemy import JSON, BigInteger, DateTime, Insert, Integer, Table, event, insert
+from sqlalchemy import JSON, BigInteger, DateTime, Insert, Integer, Table, event, exc, insert
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
@@ -54,6 +54,37 @@ class UtcDateTime(TypeDecorator[datetime]):
         if value.tzinfo is None:
             return value.replace(tzinfo=UTC)
         return value.astimezone(UTC)
+
+
+UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (
+    exc.OperationalError, exc.InterfaceError, exc.DisconnectionError, exc.TimeoutError, OSError,
+)
+try:  # the driver's own connection errors, when it raises them unwrapped (on connect)
+    from asyncpg.exceptions import (  # type: ignore[import-untyped]
+        InterfaceError as _PgInterfaceError,
+    )
+    from asyncpg.exceptions import (
+        PostgresConnectionError as _PgConnectionError,
+    )
+
+    UNAVAILABLE_ERRORS += (_PgInterfaceError, _PgConnectionError)
+except ImportError:  # pragma: no cover - asyncpg is a dependency
+    pass
+
+
+def is_unavailable(error: BaseException) -> bool:
+    """Whether ``error`` (or what caused it) means the database cannot be reached now: the
+    answer is then "try again later" (503, socket close 1013), not a bug."""
+    seen = 0
+    current: BaseException | None = error
+    while current is not None and seen < 8:
+        if isinstance(current, UNAVAILABLE_ERRORS):
+            return True
+        if isinstance(current, exc.DBAPIError) and current.connection_invalidated:
+            return True
+        current = current.__cause__ or current.__context__
+        seen += 1
+    return False
 
 
 class Base(DeclarativeBase):

@@ -39,6 +39,15 @@ async def get_db(ctx: Ctx) -> AsyncIterator[AsyncSession]:
 Db = Annotated[AsyncSession, Depends(get_db, scope="function")]
 
 
+def client_address(request: Request) -> str:
+    """The caller's address: the peer, or what a trusted proxy says it is (uvicorn applies
+    ``X-Forwarded-For`` only from ``FORWARDED_ALLOW_IPS``, default 127.0.0.1)."""
+    return request.client.host if request.client else "unknown"
+
+
+Address = Annotated[str, Depends(client_address)]
+
+
 def bearer_token(authorization: str | None) -> str | None:
     if authorization and authorization.lower().startswith("bearer "):
         return authorization[7:].strip() or None

@@ -12,23 +12,36 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
+from starlette.exceptions import HTTPException
 
 from app import collector
 from app.accounts.views import router as accounts_router
 from app.context import ServerContext
 from app.db import Database
 from app.engine_catalog import EngineCatalog, default_catalog
-from app.errors import ApiError, api_error_handler
+from app.errors import (
+    DATABASE_ERRORS,
+    ApiError,
+    api_error_handler,
+    http_error_handler,
+    unexpected_error_handler,
+    validation_error_handler,
+)
 from app.games.broadcast import Broadcaster, InProcessBroadcaster
 from app.games.commands import CommandPath
 from app.games.timers import TimerRunner
 from app.games.views import router as games_router
+from app.middleware import RejectBadText
 from app.realtime.presence import Presence
+from app.realtime.sessions import OpenSessions
 from app.realtime.views import router as realtime_router
 from app.rooms.views import router as rooms_router
 from app.settings import Settings, get_settings
+from app.stats.refresher import AnalysisRefresher
+from app.throttle import Throttle
 
 
 def make_broadcaster(settings: Settings) -> Broadcaster:
@@ -36,7 +49,8 @@ def make_broadcaster(settings: Settings) -> Broadcaster:
         from app.games.redis_broadcast import RedisBroadcaster
 
         return RedisBroadcaster(
-            settings.redis_url, settings.redis_channel_prefix, settings.ws_send_queue
+            settings.redis_url, settings.redis_channel_prefix, settings.ws_send_queue,
+            settings.redis_notice_channel,
         )
     return InProcessBroadcaster(settings.ws_send_queue)
 
@@ -59,12 +73,19 @@ def create_app(
             db=Database(settings.database_url, settings.db_pool_size),
             catalog=catalog or default_catalog(),
             broadcaster=broadcaster or make_broadcaster(settings),
+            throttle=Throttle(settings.redis_url),
         )
         ctx.commands = CommandPath(ctx)
         ctx.presence = Presence(ctx.db, settings.presence_heartbeat_seconds)
+        ctx.sessions = OpenSessions(ctx.db, settings.presence_heartbeat_seconds)
+        ctx.broadcaster.on_notice(ctx.sessions.on_notice)
         await ctx.broadcaster.start()
         app.state.ctx = ctx
-        tasks = [asyncio.create_task(ctx.presence.run_forever())]
+        tasks = [asyncio.create_task(ctx.presence.run_forever()),
+                 asyncio.create_task(ctx.sessions.run_forever()),
+                 asyncio.create_task(
+                     AnalysisRefresher(ctx.db, settings.analysis_refresh_seconds).run_forever()
+                 )]
         if run_timers:
             tasks.append(asyncio.create_task(TimerRunner(ctx).run_forever()))
         if tune_gc:
@@ -87,6 +108,12 @@ def create_app(
         description="REST API; the live game protocol over WebSocket is in docs/protocol.md.",
     )
     app.add_exception_handler(ApiError, api_error_handler)
+    app.add_exception_handler(RequestValidationError, validation_error_handler)
+    app.add_exception_handler(HTTPException, http_error_handler)
+    for database_error in DATABASE_ERRORS:
+        app.add_exception_handler(database_error, unexpected_error_handler)
+    app.add_exception_handler(Exception, unexpected_error_handler)
+    app.add_middleware(RejectBadText)
 
     @app.get("/healthz", tags=["ops"])
     async def healthz() -> JSONResponse:

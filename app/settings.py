@@ -11,7 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pydantic import Field
+from limits import parse
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,6 +56,8 @@ class Settings(BaseSettings):
     """Set (``redis://127.0.0.1:6379/0``) to fan out through Redis, needed when several server
     processes share one database; unset, fan-out stays inside this process."""
     redis_channel_prefix: str = "bob:room:"
+    redis_notice_channel: str = "bob:notices"
+    """Where processes tell each other what is no room's (device sessions that ended)."""
 
     # Timers
     default_response_seconds: float = Field(20.0, ge=0.2, le=600)
@@ -73,9 +76,34 @@ class Settings(BaseSettings):
     a jitter of +/-25% drawn from the game's HMAC dice), whatever its hand holds; a room keeps
     the value it was created with (``timers.auto_pass_ms``). Design note 1."""
 
+    # Analysis
+    analysis_refresh_seconds: float = Field(900.0, ge=0)
+    """How often the analysis tables are recomputed in a child process (``bob analysis
+    refresh``; app/stats/baselines.py); 0 never (run the command yourself)."""
+
     # Accounts
     max_device_sessions: int = Field(3, ge=1)
     command_retries: int = Field(5, ge=1)
+
+    # Throttling (``limits`` notation: "20/minute", "10 per 10 minutes"; app/throttle.py)
+    limit_login_address: str = "30/minute"
+    """Sign-in attempts from one client address, successful or not."""
+    limit_login_account: str = "10/10 minutes"
+    """Failed sign-ins of one account name, from anywhere."""
+    limit_register_address: str = "10/hour"
+    limit_guest_address: str = "30/hour"
+    """New guest accounts from one client address."""
+    limit_rooms_address: str = "60/hour"
+    """New rooms from one client address."""
+
+    @field_validator(
+        "limit_login_address", "limit_login_account", "limit_register_address",
+        "limit_guest_address", "limit_rooms_address",
+    )
+    @classmethod
+    def _rate(cls, value: str) -> str:
+        parse(value)  # raises ValueError for what ``limits`` cannot read
+        return value
 
     def allowed_origins(self) -> frozenset[str]:
         """``ws_allowed_origins`` plus the origin of ``public_url`` (the site's own pages)."""

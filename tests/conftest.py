@@ -44,6 +44,20 @@ def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
             yield url
 
 
+@pytest.fixture
+def fresh_database_url(database_url: str, tmp_path_factory: pytest.TempPathFactory
+                       ) -> Iterator[str]:
+    """A database of the same backend as ``database_url`` that only this test's servers use:
+    the suite's shared server (``live``) runs timers on the shared one, and a test that
+    restarts its own servers must not have them act on its games meanwhile."""
+    if database_url.startswith("sqlite"):
+        with sqlite_database(tmp_path_factory.mktemp("sqlite")) as url:
+            yield url
+    else:
+        with postgres_database() as url:
+            yield url
+
+
 @pytest.fixture(scope="session")
 def catalog() -> EngineCatalog:
     return test_catalog()

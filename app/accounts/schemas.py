@@ -6,23 +6,25 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.validation import ApiModel
+
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_\-]{1,23}$"
 
 
-class Credentials(BaseModel):
+class Credentials(ApiModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(pattern=NAME_PATTERN, description="2-24 letters, digits, _ or -")
     password: str = Field(min_length=8, max_length=200)
 
 
-class GuestRequest(BaseModel):
+class GuestRequest(ApiModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str | None = Field(None, pattern=NAME_PATTERN)
 
 
-class AccountSettings(BaseModel):
+class AccountSettings(ApiModel):
     """What an account may change about itself; a guest picks a password to keep its account."""
 
     model_config = ConfigDict(extra="forbid")

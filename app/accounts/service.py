@@ -2,7 +2,11 @@
 
 Tokens are 256-bit random strings; only their SHA-256 is stored, so a leaked database does not
 sign anyone in. An account keeps at most ``max_device_sessions`` (3) sessions: signing in on a
-fourth device ends the least recently created one.
+fourth device ends the least recently created one. A session that ends (logout, eviction, a new
+password) ends everywhere at once: the functions here return the ids they ended, and the caller
+announces them after commit so every process closes their sockets
+(:mod:`app.realtime.sessions`); commands check the session inside their write
+(:mod:`app.games.commands`), so none from an ended session is applied after the end commits.
 """
 
 from __future__ import annotations
@@ -22,6 +26,12 @@ from app.db import utcnow
 from app.errors import ApiError
 
 _hasher = PasswordHasher()
+SESSIONS_ENDED = "sessions_ended"
+"""Kind of the notice that announces ended sessions to every process."""
+
+
+def ended_notice(session_ids: list[str]) -> dict[str, object]:
+    return {"kind": SESSIONS_ENDED, "ids": session_ids}
 
 
 def new_id() -> str:
@@ -98,25 +108,43 @@ async def authenticate(db: AsyncSession, name: str, password: str) -> Account:
     return account
 
 
-async def open_session(db: AsyncSession, account: Account, max_sessions: int) -> tuple[str, int]:
-    """A new device session; returns the token and how many old sessions it ended."""
+async def _lock_account(db: AsyncSession, account_id: str) -> None:
+    """Serialises session changes of one account. PostgreSQL: a row lock held to commit, so
+    concurrent sign-ins count each other's sessions. SQLite: the first write below takes the
+    database's single write lock, which serialises them just as well."""
+    if db.get_bind().dialect.name == "postgresql":
+        await db.execute(select(Account.id).where(Account.id == account_id).with_for_update())
+
+
+async def open_session(
+    db: AsyncSession, account: Account, max_sessions: int
+) -> tuple[str, list[str]]:
+    """A new device session; returns its token and the ids of the old sessions it ended (the
+    oldest beyond ``max_sessions``), which the caller announces after commit."""
+    await _lock_account(db, account.id)
     token = secrets.token_urlsafe(32)
-    existing = list(
-        await db.scalars(
-            select(DeviceSession.id)
-            .where(DeviceSession.account_id == account.id)
-            .order_by(DeviceSession.created_at, DeviceSession.id)
-        )
-    )
-    excess = existing[: max(0, len(existing) - (max_sessions - 1))]
-    if excess:
-        await db.execute(delete(DeviceSession).where(DeviceSession.id.in_(excess)))
-    db.add(DeviceSession(id=new_id(), account_id=account.id, token_hash=hash_token(token)))
+    session_id = new_id()
+    db.add(DeviceSession(id=session_id, account_id=account.id, token_hash=hash_token(token)))
     await db.flush()
-    return token, len(excess)
+    keep = (
+        select(DeviceSession.id)
+        .where(DeviceSession.account_id == account.id, DeviceSession.id != session_id)
+        .order_by(DeviceSession.created_at.desc(), DeviceSession.id.desc())
+        .limit(max(0, max_sessions - 1))
+    )
+    ended = await db.scalars(
+        delete(DeviceSession)
+        .where(
+            DeviceSession.account_id == account.id, DeviceSession.id != session_id,
+            DeviceSession.id.not_in(keep),
+        )
+        .returning(DeviceSession.id)
+    )
+    return token, list(ended)
 
 
-async def account_for_token(db: AsyncSession, token: str) -> Account | None:
+async def session_for_token(db: AsyncSession, token: str) -> tuple[Account, str] | None:
+    """The account a bearer token signs in, and the id of its device session."""
     row = await db.execute(
         select(Account, DeviceSession)
         .join(DeviceSession, DeviceSession.account_id == Account.id)
@@ -127,8 +155,33 @@ async def account_for_token(db: AsyncSession, token: str) -> Account | None:
         return None
     account, session = found
     session.last_used_at = utcnow()
-    return account
+    return account, session.id
 
 
-async def close_session(db: AsyncSession, token: str) -> None:
-    await db.execute(delete(DeviceSession).where(DeviceSession.token_hash == hash_token(token)))
+async def account_for_token(db: AsyncSession, token: str) -> Account | None:
+    found = await session_for_token(db, token)
+    return None if found is None else found[0]
+
+
+async def close_session(db: AsyncSession, token: str) -> list[str]:
+    """Ends the session of ``token``; returns its id (empty when it had already ended)."""
+    ended = await db.scalars(
+        delete(DeviceSession)
+        .where(DeviceSession.token_hash == hash_token(token))
+        .returning(DeviceSession.id)
+    )
+    return list(ended)
+
+
+async def close_other_sessions(db: AsyncSession, account: Account, token: str) -> list[str]:
+    """Ends every session of ``account`` but the one of ``token`` (after a password change:
+    whoever knew the old password is signed out everywhere)."""
+    ended = await db.scalars(
+        delete(DeviceSession)
+        .where(
+            DeviceSession.account_id == account.id,
+            DeviceSession.token_hash != hash_token(token),
+        )
+        .returning(DeviceSession.id)
+    )
+    return list(ended)

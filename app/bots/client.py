@@ -117,6 +117,10 @@ class SeatBot:
             async for message in self._messages():
                 if message["type"] == "error" and message["code"] == "roll_rate":
                     await self._on_roll_rate(message)
+                elif message["type"] == "ack" and message.get("result") == "scheduled":
+                    # A pass held until the window's automatic-pass time (docs/protocol.md):
+                    # its wait is the rules', not the server's, so it is no latency sample.
+                    self.sent_at.pop(message["seq"] + 1, None)
                 elif message["type"] in ("state", "snapshot"):
                     self.latest = message
                     if message["game"]["status"] != "live":

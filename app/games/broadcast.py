@@ -11,10 +11,15 @@ reordered messages (they detect sequence gaps and read the missing events from t
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any, Protocol
 
 Message = dict[str, Any]
+NoticeHandler = Callable[[Message], None]
+"""Called with every notice any process publishes (e.g. device sessions that ended)."""
+log = logging.getLogger(__name__)
 
 
 class Subscription(Protocol):
@@ -33,6 +38,13 @@ class Broadcaster(Protocol):
     async def publish(self, room_id: str, message: Message) -> None: ...
 
     def subscribe(self, room_id: str) -> Subscription: ...
+
+    async def publish_notice(self, notice: Message) -> None:
+        """Tells every process (this one included) something that is no room's: the device
+        sessions that just ended, so each closes their sockets."""
+        ...
+
+    def on_notice(self, handler: NoticeHandler) -> None: ...
 
 
 class _QueueSubscription:
@@ -63,6 +75,7 @@ class InProcessBroadcaster:
     def __init__(self, queue_size: int = 1000) -> None:
         self._queue_size = queue_size
         self._rooms: defaultdict[str, set[_QueueSubscription]] = defaultdict(set)
+        self._notice_handlers: list[NoticeHandler] = []
 
     async def start(self) -> None:
         return None
@@ -76,6 +89,19 @@ class InProcessBroadcaster:
     def deliver(self, room_id: str, message: Message) -> None:
         for subscription in list(self._rooms.get(room_id, ())):
             subscription.offer(message)
+
+    async def publish_notice(self, notice: Message) -> None:
+        self.deliver_notice(notice)
+
+    def on_notice(self, handler: NoticeHandler) -> None:
+        self._notice_handlers.append(handler)
+
+    def deliver_notice(self, notice: Message) -> None:
+        for handler in self._notice_handlers:
+            try:
+                handler(notice)
+            except Exception:  # one handler's bug must not keep the notice from the others
+                log.exception("notice handler failed")
 
     def subscribe(self, room_id: str) -> Subscription:
         subscription = _QueueSubscription(self, room_id, self._queue_size)

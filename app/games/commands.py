@@ -27,6 +27,7 @@ from sqlalchemy import Table, and_, bindparam, exists, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
+from app.accounts.models import DeviceSession
 from app.context import ServerContext
 from app.db import insert_rows, insert_values, row_values, utcnow
 from app.engines.interface import PITCH_EVENT, EngineError, Event, GameEngine, Side, other_side
@@ -60,6 +61,9 @@ class CommandRequest:
     action: dict[str, Any] | None = None
     expected_seq: int | None = None
     expected_version: int | None = None
+    session_id: str | None = None
+    """The actor's device session (people only): the write applies only while it exists, so no
+    command of a session is applied after its end (logout, a 4th device) has committed."""
 
 
 FINAL_REFUSALS = frozenset({"roll_rate"})
@@ -67,10 +71,12 @@ FINAL_REFUSALS = frozenset({"roll_rate"})
 
 _GAMES: Table = Game.__table__  # type: ignore[assignment]
 _SEATS: Table = Seat.__table__  # type: ignore[assignment]
+_SESSIONS: Table = DeviceSession.__table__  # type: ignore[assignment]
 
 
 def _update_game(seat_guard: bool) -> Any:
-    """``UPDATE games SET <the parameters' columns> WHERE id AND version [AND seated]``."""
+    """``UPDATE games SET <the parameters' columns> WHERE id AND version [AND seated AND
+    signed in]``: a person's command applies only while its seat and its session exist."""
     statement = update(_GAMES).where(
         _GAMES.c.id == bindparam("w_id"), _GAMES.c.version == bindparam("w_version")
     )
@@ -78,7 +84,7 @@ def _update_game(seat_guard: bool) -> Any:
         statement = statement.where(exists().where(
             _SEATS.c.room_id == bindparam("w_room"), _SEATS.c.account_id == bindparam("w_actor"),
             _SEATS.c.side == bindparam("w_side"), _SEATS.c.left_at.is_(None),
-        ))
+        )).where(exists().where(_SESSIONS.c.id == bindparam("w_session")))
     return statement
 
 
@@ -171,14 +177,19 @@ class CommandPath:
                 game, first, seat_side = await self._read(conn, request)
                 if first is not None:
                     return {**first, "duplicate": True}
-                seat_guard = False
             else:
                 game, seat_side = held, request.side
-                seat_guard = request.actor not in (SERVER_ACTOR, COMPUTER_ACTOR)
+            # A person's write re-checks seat and session in the same statement: both may end
+            # between this process's read (or its held copy) and the write.
+            seat_guard = request.actor not in (SERVER_ACTOR, COMPUTER_ACTOR)
             self._check(request, game, seat_side)
+            if request.kind == "action" and self._held_pass(request, game):
+                return await self._schedule_pass(conn, game, request, seat_guard)
             if request.kind == "claim":
                 await self._check_claim(conn, game, request.side)
-                message, response, after = await self._write(conn, game, request, None, [], False)
+                message, response, after = await self._write(
+                    conn, game, request, None, [], seat_guard
+                )
             else:
                 applied, events = self._apply(game, request, submission)
                 message, response, after = await self._write(
@@ -190,6 +201,55 @@ class CommandPath:
         if next_at is not None:
             self.ctx.wake_timers(next_at)
         return response
+
+    def _held_pass(self, request: CommandRequest, game: LiveGame) -> bool:
+        """Whether this is a person's pass that must wait for the window's ``pass_at`` (design
+        note 1): passed at once, it would tell the other side that the hand held a card that
+        could answer, since an empty hand is passed by the server only at ``pass_at``. A pass
+        that is not legal now falls through to the usual refusal."""
+        if (request.action or {}).get("type") != service.PASS_TYPE or game.options.get(
+            "fast_play"
+        ) or request.actor in (SERVER_ACTOR, COMPUTER_ACTOR):
+            return False
+        due = service.pass_at(game.deadlines, request.side)
+        if due is None or due <= utcnow():
+            return False
+        engine = service.engine_for(self.ctx.catalog, game)[0]
+        return {"side": request.side, "type": service.PASS_TYPE} in engine.legal_actions(
+            game.state, request.side)
+
+    async def _schedule_pass(
+        self, conn: AsyncConnection, game: LiveGame, request: CommandRequest, seat_guard: bool
+    ) -> dict[str, Any]:
+        """Sets the side's deadline to pass at ``pass_at`` (a new version, no event): the timer
+        runner then applies it through this path as ``pass:<version>:<side>``, exactly as an
+        automatic pass. Answers ``scheduled``; the events follow when it is applied."""
+        deadline = game.deadlines[request.side]
+        response = {"result": "scheduled", "first_seq": None, "seq": game.seq,
+                    "duplicate": False}
+        if deadline.get("acts") == "pass":  # already the server's to pass then
+            return response
+        deadlines = service.with_scheduled_pass(game.deadlines, request.side)
+        values = {"version": game.version + 1, "deadlines": deadlines,
+                  "next_deadline_at": service.next_deadline(deadlines)}
+        seat = self._guard_values(game, request) if seat_guard else None
+        async with self._transaction(conn) as tx:
+            updated = await tx.execute(
+                UPDATE_GAME[seat is not None],
+                {**values, "w_id": game.id, "w_version": game.version, **(seat or {})},
+            )
+            if updated.rowcount != 1:
+                await tx.rollback()
+                raise _Conflict
+            await tx.commit()
+        self.live.put(replace(game, version=values["version"], deadlines=deadlines))
+        self.ctx.wake_timers(values["next_deadline_at"])
+        return response
+
+    @staticmethod
+    def _guard_values(game: LiveGame, request: CommandRequest) -> dict[str, str]:
+        return {"w_room": game.room_id, "w_actor": request.actor, "w_side": request.side,
+                "w_session": request.session_id or ""}
 
     async def _read(
         self, conn: AsyncConnection, request: CommandRequest
@@ -203,6 +263,7 @@ class CommandPath:
                     _GAMES.c.options, _GAMES.c.seed, _GAMES.c.seed_hash, _GAMES.c.status,
                     _GAMES.c.version, _GAMES.c.seq, _GAMES.c.draw_count, _GAMES.c.deadlines,
                     _GAMES.c.result, _GAMES.c.state, Room.timers, Command.response, Seat.side,
+                    _SESSIONS.c.id.label("session"),
                 )
                 .join(Room, Room.id == _GAMES.c.room_id)
                 .outerjoin(
@@ -221,11 +282,14 @@ class CommandPath:
                         Seat.left_at.is_(None),
                     ),
                 )
+                .outerjoin(_SESSIONS, _SESSIONS.c.id == (request.session_id or ""))
                 .where(_GAMES.c.id == request.game_id)
             )
         ).first()
         if found is None:
             raise ApiError("not_found", "no such game", 404)
+        if request.session_id is not None and found.session is None:
+            raise ApiError("session_ended", "this device's session has ended; sign in again", 401)
         game = LiveGame(
             id=found.id, room_id=found.room_id, kind=found.kind, number=found.number,
             options=found.options, seed=found.seed, seed_hash=found.seed_hash,
@@ -365,10 +429,7 @@ class CommandPath:
             "game_id": game.id, "actor": request.actor, "command_id": request.command_id,
             "side": request.side, "action": action, "response": response, "created_at": now,
         }
-        seat = (
-            {"w_room": game.room_id, "w_actor": request.actor, "w_side": request.side}
-            if seat_guard else None
-        )
+        seat = self._guard_values(game, request) if seat_guard else None
         appended = (service.event_values(game.id, stored), pitches, plays, draws, [command])
         if result is None and conn.dialect.name == "postgresql":
             try:

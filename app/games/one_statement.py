@@ -24,6 +24,7 @@ import orjson
 from sqlalchemy import Table, TextClause, text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.accounts.models import DeviceSession
 from app.db import Base
 from app.games.models import Command, DiceDraw, Game, GameEvent, Pitch, PitchPlay
 from app.rooms.models import Seat
@@ -49,9 +50,10 @@ def _columns(model: type[Base]) -> list[str]:
 
 @cache
 def statement(seat_guard: bool, appended: tuple[bool, ...]) -> TextClause:
-    """The statement for one shape: whether the actor's seat is checked, which tables get
-    rows (``appended[i]`` for ``APPENDED[i]``). It returns 1 when it applied, 0 when not."""
-    games, seats = _table(Game).name, _table(Seat).name
+    """The statement for one shape: whether the actor's seat and session are checked, which
+    tables get rows (``appended[i]`` for ``APPENDED[i]``). It returns 1 when it applied, 0
+    when not."""
+    games, seats, sessions = _table(Game).name, _table(Seat).name, _table(DeviceSession).name
     jsonb = {c.name for c in _table(Game).columns if c.type.__class__.__name__ == "JSON"}
     sets = ", ".join(
         f"{c} = CAST(:{c} AS jsonb)" if c in jsonb else f"{c} = :{c}" for c in UPDATED
@@ -59,6 +61,7 @@ def statement(seat_guard: bool, appended: tuple[bool, ...]) -> TextClause:
     guard = (
         f" AND EXISTS (SELECT 1 FROM {seats} WHERE room_id = :w_room"
         " AND account_id = :w_actor AND side = :w_side AND left_at IS NULL)"
+        f" AND EXISTS (SELECT 1 FROM {sessions} WHERE id = :w_session)"
         if seat_guard else ""
     )
     parts = [f"g AS (UPDATE {games} SET {sets} WHERE id = :w_id AND version = :w_version"

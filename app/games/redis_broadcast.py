@@ -18,15 +18,19 @@ from typing import Any
 import orjson
 from redis.asyncio import Redis
 
-from app.games.broadcast import InProcessBroadcaster, Message, Subscription
+from app.games.broadcast import InProcessBroadcaster, Message, NoticeHandler, Subscription
 
 log = logging.getLogger(__name__)
 
 
 class RedisBroadcaster:
-    def __init__(self, url: str, prefix: str = "bob:room:", queue_size: int = 1000) -> None:
+    def __init__(
+        self, url: str, prefix: str = "bob:room:", queue_size: int = 1000,
+        notices: str = "bob:notices",
+    ) -> None:
         self._redis: Redis = Redis.from_url(url)
         self._prefix = prefix
+        self._notices = notices
         self._local = InProcessBroadcaster(queue_size)
         self._listener: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
@@ -48,12 +52,19 @@ class RedisBroadcaster:
     def subscribe(self, room_id: str) -> Subscription:
         return self._local.subscribe(room_id)
 
+    async def publish_notice(self, notice: Message) -> None:
+        await self._redis.publish(self._notices, orjson.dumps(notice))
+
+    def on_notice(self, handler: NoticeHandler) -> None:
+        self._local.on_notice(handler)
+
     async def _listen(self) -> None:
         """Keeps one pattern subscription alive, resubscribing after a lost connection."""
         while True:
             pubsub = self._redis.pubsub()
             try:
                 await pubsub.psubscribe(self._prefix + "*")
+                await pubsub.subscribe(self._notices)
                 self._ready.set()
                 async for raw in pubsub.listen():
                     self._dispatch(raw)
@@ -67,6 +78,9 @@ class RedisBroadcaster:
                     await pubsub.aclose()
 
     def _dispatch(self, raw: dict[str, Any]) -> None:
+        if raw.get("type") == "message":
+            self._local.deliver_notice(orjson.loads(raw["data"]))
+            return
         if raw.get("type") != "pmessage":
             return
         channel = raw["channel"]

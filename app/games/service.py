@@ -37,6 +37,7 @@ option holding its length in milliseconds and the engine's default (Bottom of th
 closing window of the run-phase race, design note 2)."""
 
 
+PASS_TYPE = "pass"
 DEFAULT_COMPUTER_DELAY_MS = 600.0
 DEFAULT_AUTO_PASS_MS = 800.0
 AUTO_PASS_JITTER = 0.25
@@ -55,15 +56,18 @@ def compute_deadlines(
     the response timer. Deadlines restart after every applied command.
 
     The computer's side (``computer``, solo play) gets ``{"timer": "computer"}`` after the
-    room's ``computer_delay_ms``. A side whose only legal action is ``pass`` keeps its public
-    response deadline but also gets the hidden ``acts_at``/``acts: "pass"``: the server passes
-    for it after ``auto_pass_ms`` (jittered by ``pause`` in [0, 1)). The hidden keys never leave
-    the server (:func:`public_deadlines`), so nobody learns from them what a hand holds.
+    room's ``computer_delay_ms``. A side that may pass gets the hidden ``pass_at``:
+    ``auto_pass_ms`` from now (jittered by ``pause`` in [0, 1)). When ``pass`` is its only
+    legal action it also gets ``acts_at`` = ``pass_at`` and ``acts: "pass"``: the server passes
+    for it then; a pass by hand sent sooner is held until then (:func:`with_scheduled_pass`).
+    So a pass becomes visible at the same moment whatever the hand holds. The hidden keys never
+    leave the server (:func:`public_deadlines`), so nobody learns from them what a hand holds.
     """
     options = options or {}
     deadlines: dict[str, Any] = {}
     for side in SIDES:
         legal = engine.legal_actions(state, side)
+        pass_action = {"side": side, "type": PASS_TYPE}
         if not legal:
             continue
         if side == computer:
@@ -83,12 +87,29 @@ def compute_deadlines(
             seconds = float(timers.get(f"{timer}_seconds", 20.0))
         at = now + timedelta(seconds=seconds)
         deadlines[side] = {"at": at.isoformat(), "timer": timer}
-        if legal == [{"side": side, "type": "pass"}]:
+        if pass_action in legal:
             ms = float(timers.get("auto_pass_ms", DEFAULT_AUTO_PASS_MS))
             ms *= 1 - AUTO_PASS_JITTER + 2 * AUTO_PASS_JITTER * pause
-            acts_at = min(at, now + timedelta(milliseconds=ms))
-            deadlines[side].update(acts_at=acts_at.isoformat(), acts="pass")
+            pass_at = min(at, now + timedelta(milliseconds=ms)).isoformat()
+            deadlines[side]["pass_at"] = pass_at
+            if legal == [pass_action]:
+                deadlines[side].update(acts_at=pass_at, acts="pass")
     return deadlines
+
+
+def pass_at(deadlines: dict[str, Any], side: str) -> datetime | None:
+    """The earliest moment a pass of ``side`` in the open window may become visible: the
+    automatic pass's time (:func:`compute_deadlines`), kept on the server."""
+    stamp = (deadlines.get(side) or {}).get("pass_at")
+    return datetime.fromisoformat(stamp) if stamp else None
+
+
+def with_scheduled_pass(deadlines: dict[str, Any], side: str) -> dict[str, Any]:
+    """``deadlines`` with the server passing for ``side`` at its ``pass_at``: a pass by hand
+    sent before then is applied then, exactly as the automatic pass would be."""
+    changed = {key: dict(value) for key, value in deadlines.items()}
+    changed[side].update(acts_at=changed[side]["pass_at"], acts="pass")
+    return changed
 
 
 def due_at(deadline: dict[str, Any]) -> datetime:

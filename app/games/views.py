@@ -16,6 +16,7 @@ from app.games import service, stats
 from app.games.models import DiceDraw, Game, GamePlayer, Pitch
 from app.games.pitches import pitch_out
 from app.games.schemas import Fairness, GameSummary
+from app.realtime.messages import MAX_SEQ
 from app.rooms.models import Seat
 from app.stats.boxscore import box_score
 
@@ -73,7 +74,7 @@ async def game_pitches(game_id: str, db: Db) -> list[dict[str, Any]]:
 @router.get("/games/{game_id}/events")
 async def game_events(
     game_id: str, db: Db, account: MaybeAccount,
-    after: int = Query(0, ge=0), limit: int = Query(500, ge=1, le=5000),
+    after: int = Query(0, ge=0, le=MAX_SEQ), limit: int = Query(500, ge=1, le=5000),
 ) -> dict[str, Any]:
     """The log as the caller may see it: its side's view when seated in the room, else the
     spectators' view."""

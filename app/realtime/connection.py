@@ -18,8 +18,9 @@ import orjson
 from sqlalchemy import select
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from app.accounts.service import account_for_token
+from app.accounts.service import session_for_token
 from app.context import ServerContext
+from app.db import is_unavailable
 from app.engines.interface import Side
 from app.errors import ApiError
 from app.games import service
@@ -30,6 +31,9 @@ from app.realtime.ratelimit import TokenBucket
 from app.rooms.models import Room, Seat
 
 POLICY_VIOLATION = 1008
+TRY_AGAIN_LATER = 1013
+SESSION_ENDED = 4001
+"""Close code for a socket whose device session ended (logout, a 4th device, a new password)."""
 log = logging.getLogger(__name__)
 _TEXTS = "_texts"
 """Key under which a broadcast keeps its frames per viewer kind, once encoded."""
@@ -74,6 +78,10 @@ class RoomConnection:
         self.ws = ws
         self.room_id = room_id
         self.account_id: str | None = None
+        self.session_id: str | None = None
+        self.ended = False
+        """The device session ended: nothing more is sent, the socket is being closed."""
+        self._closing: asyncio.Task[None] | None = None
         self.side: Side | None = None
         self.game_id: str | None = None
         self.seq = 0
@@ -101,7 +109,12 @@ class RoomConnection:
             with contextlib.suppress(Exception):
                 await self.ws.close(POLICY_VIOLATION, "hello expected")
             return
+        except Exception as exc:
+            await self._close_for(exc)
+            return
         subscription = self.ctx.broadcaster.subscribe(self.room_id)
+        if self.session_id is not None:
+            self.ctx.sessions.add(self.session_id, self)
         tasks: list[asyncio.Task[None]] = []
         try:
             if self.account_id is not None:
@@ -112,7 +125,11 @@ class RoomConnection:
             await self._read_loop()
         except (WebSocketDisconnect, RuntimeError):
             pass
+        except Exception as exc:
+            await self._close_for(exc)
         finally:
+            if self.session_id is not None:
+                self.ctx.sessions.remove(self.session_id, self)
             subscription.close()
             for task in tasks:
                 task.cancel()
@@ -122,6 +139,29 @@ class RoomConnection:
             if self.account_id is not None:
                 with contextlib.suppress(Exception):
                     await self.ctx.presence.disconnected(self.room_id, self.account_id)
+
+    async def _close_for(self, exc: Exception) -> None:
+        """Closes after a failure outside any one message: 1013 when the database does not
+        answer (the client reconnects later), else 1011."""
+        if is_unavailable(exc):
+            code, reason = TRY_AGAIN_LATER, "database unavailable; try again later"
+        else:
+            log.exception("socket in room %s failed", self.room_id, exc_info=exc)
+            code, reason = 1011, "server error"
+        with contextlib.suppress(Exception):
+            await self.ws.close(code, reason)
+
+    def end_session(self) -> None:
+        """The device session behind this socket ended: send nothing more, close with 4001."""
+        if self.ended:
+            return
+        self.ended = True
+
+        async def close() -> None:
+            with contextlib.suppress(Exception):
+                await self.ws.close(SESSION_ENDED, "session_ended")
+
+        self._closing = asyncio.create_task(close())
 
     # --- the first message -------------------------------------------------------------------
 
@@ -146,10 +186,10 @@ class RoomConnection:
             if token is not None:
                 if not isinstance(token, str):
                     raise ApiError("bad_token", "token must be a string", 401)
-                account = await account_for_token(db, token)
-                if account is None:
+                found = await session_for_token(db, token)
+                if found is None:
                     raise ApiError("bad_token", "unknown or ended session", 401)
-                self.account_id = account.id
+                self.account_id, self.session_id = found[0].id, found[1]
                 await db.commit()
             await self._load_side(db)
         return hello
@@ -185,7 +225,7 @@ class RoomConnection:
     async def send_texts(self, texts: list[str]) -> None:
         async with self._send_lock:
             for text in texts:
-                if self.ws.application_state != WebSocketState.CONNECTED:
+                if self.ended or self.ws.application_state != WebSocketState.CONNECTED:
                     return
                 await self.ws.send_text(text)
 
@@ -299,14 +339,18 @@ class RoomConnection:
                 await self.send_error(exc, command)
             except (WebSocketDisconnect, asyncio.CancelledError):
                 raise
-            except Exception:
+            except Exception as exc:
                 # A bug or a database hiccup must not take the socket down: nothing was
                 # committed (the command path commits last), so the client may try again.
-                log.exception("message from %s in room %s failed", self.viewer, self.room_id)
-                await self.send_error(
-                    ApiError("internal", "the server could not handle that; try again", 500),
-                    command,
-                )
+                if is_unavailable(exc):
+                    error = ApiError("unavailable", "the database is not answering; nothing "
+                                     "was applied, try again shortly", 503)
+                else:
+                    log.exception("message from %s in room %s failed", self.viewer,
+                                  self.room_id)
+                    error = ApiError("internal", "the server could not handle that; try again",
+                                     500)
+                await self.send_error(error, command)
 
     async def _handle(self, message: dict[str, Any]) -> None:
         kind = message["type"]
@@ -329,6 +373,8 @@ class RoomConnection:
 
     async def _command(self, message: dict[str, Any], kind: str) -> None:
         command = messages.command_id(message)
+        if self.ended:
+            raise ApiError("session_ended", "this device's session has ended; sign in again", 401)
         if self.side is None or self.account_id is None:
             raise ApiError("spectator", "spectators cannot act; join a side first", 403)
         action = messages.action_body(message) if kind == "action" else None
@@ -340,7 +386,7 @@ class RoomConnection:
             return CommandRequest(
                 game_id=game, actor=self.account_id, side=self.side,
                 command_id=command, kind="action" if kind == "action" else "claim",
-                action=action, expected_seq=expected,
+                action=action, expected_seq=expected, session_id=self.session_id,
             )
 
         try:

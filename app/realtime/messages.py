@@ -6,8 +6,11 @@ import json
 from typing import Any
 
 from app.errors import ApiError
+from app.validation import BadText, check_tree
 
 CLIENT_TYPES = ("hello", "action", "sync", "claim", "ping")
+MAX_SEQ = 2**31 - 1
+"""Sequence numbers are 32-bit in the database; a larger one cannot name an event."""
 
 
 def parse(text: str, max_bytes: int) -> dict[str, Any]:
@@ -19,6 +22,10 @@ def parse(text: str, max_bytes: int) -> dict[str, Any]:
         raise ApiError("bad_json", "the message is not valid JSON") from None
     if not isinstance(message, dict):
         raise ApiError("bad_message", "a message is a JSON object with a \"type\"")
+    try:
+        check_tree(message)
+    except BadText as problem:
+        raise ApiError("bad_message", str(problem)) from None
     kind = message.get("type")
     if kind not in CLIENT_TYPES:
         raise ApiError("unknown_type", f"unknown message type {kind!r}; one of {CLIENT_TYPES}")
@@ -29,8 +36,8 @@ def optional_seq(message: dict[str, Any], key: str) -> int | None:
     value = message.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ApiError("bad_message", f"{key!r} must be a non-negative integer")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEQ:
+        raise ApiError("bad_message", f"{key!r} must be an integer from 0 to {MAX_SEQ}")
     return value
 
 

@@ -22,6 +22,9 @@ class Room(Base):
     teams: Mapped[dict[str, Any]] = mapped_column(JsonColumn, default=dict)
     """Team names and colours: presentation, never passed to the engine."""
     timers: Mapped[dict[str, Any]] = mapped_column(JsonColumn)
+    invites: Mapped[dict[str, Any]] = mapped_column(JsonColumn, default=dict)
+    """Per side, the invitation token its members hand out (``rooms.service.invite_for``):
+    the only way to join a side once a game has started."""
     private: Mapped[bool] = mapped_column(default=False)
     status: Mapped[str] = mapped_column(String(16), default="open")
     """open (waiting for both sides), live (a game is on), finished (last game over)."""

@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from app.validation import ApiModel
+
 SideName = Literal["home", "away"]
 Colour = Field(None, pattern=r"^#[0-9a-fA-F]{6}$")
 
@@ -23,7 +25,7 @@ TEAM_KEYS = ("home_name", "away_name", "home_color", "away_color")
 _PLAIN = (str, int, float, bool, type(None))
 
 
-class GameOptions(BaseModel):
+class GameOptions(ApiModel):
     model_config = ConfigDict(extra="allow")
 
     home_name: str | None = Field(None, min_length=1, max_length=24)
@@ -53,7 +55,7 @@ class GameOptions(BaseModel):
         return self.model_dump(exclude_none=True, include=set(TEAM_KEYS))
 
 
-class Timers(BaseModel):
+class Timers(ApiModel):
     """Seconds before the server acts for a side; unset ones take the server's defaults
     (``DEFAULT_RESPONSE_SECONDS``, ``DEFAULT_ROLL_SECONDS``)."""
 
@@ -71,7 +73,7 @@ class Timers(BaseModel):
     )
 
 
-class RoomCreate(BaseModel):
+class RoomCreate(ApiModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: str = Field(description="base-on-board or bottom-of-the-9th")
@@ -81,10 +83,20 @@ class RoomCreate(BaseModel):
     side: SideName | None = Field(None, description="Seat the creator on this side")
 
 
-class JoinRequest(BaseModel):
+class JoinRequest(ApiModel):
     model_config = ConfigDict(extra="forbid")
 
     side: SideName
+    invite: str | None = Field(
+        None, max_length=64,
+        description="The side's invitation token: needed to join once a game has started",
+    )
+
+
+class InviteOut(BaseModel):
+    side: SideName
+    token: str
+    link: str = Field(description="The room's page with this side's invitation in the address")
 
 
 class SeatOut(BaseModel):

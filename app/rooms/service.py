@@ -8,6 +8,7 @@ over.
 
 from __future__ import annotations
 
+import hmac
 import secrets
 from typing import Any
 
@@ -52,7 +53,7 @@ async def create_room(
     check_options(catalog, body.kind, options)
     room = Room(
         id=secrets.token_urlsafe(9), kind=body.kind, options=options,
-        teams=body.options.teams(),
+        teams=body.options.teams(), invites=new_invites(),
         timers=timers, private=body.private, status="open",
         created_by=account.id, created_at=utcnow(), games_played=0,
     )
@@ -86,26 +87,70 @@ async def active_seats(db: AsyncSession, room_id: str) -> list[Seat]:
     return list(rows)
 
 
-async def join(
-    db: AsyncSession, catalog: EngineCatalog, room: Room, account: Account, side: str
-) -> dict[str, Any] | None:
-    """Seats ``account`` on ``side`` (moving it if seated elsewhere in the room).
+def new_invites() -> dict[str, str]:
+    """One invitation token per side: whoever holds it may join that side of a started game."""
+    return {side: secrets.token_urlsafe(12) for side in ("home", "away")}
 
-    Returns the broadcast of a game this join started, for the caller to publish after commit.
+
+def has_started(room: Room) -> bool:
+    """Sides are teams from the room's first game on: membership then changes by invitation."""
+    return room.status != "open" or room.games_played > 0
+
+
+async def invite_for(db: AsyncSession, room: Room, account: Account) -> tuple[str, str]:
+    """The side ``account`` sits on and its invitation token; only a member may invite."""
+    seat = await db.scalar(
+        select(Seat).where(
+            Seat.room_id == room.id, Seat.account_id == account.id, Seat.left_at.is_(None)
+        )
+    )
+    if seat is None:
+        raise ApiError("not_seated", "only a member of a side may invite to it", 403)
+    return seat.side, room.invites[seat.side]
+
+
+def _check_invite(room: Room, side: str, invite: str | None) -> None:
+    if invite is None:
+        raise ApiError(
+            "invite_required",
+            "the game has started: joining a side needs an invitation from one of its members",
+            403,
+        )
+    expected = (room.invites or {}).get(side, "")
+    if not expected or not hmac.compare_digest(expected.encode(), invite.encode()):
+        raise ApiError("bad_invite", "that invitation is not for this side of this room", 403)
+
+
+async def join(
+    db: AsyncSession, catalog: EngineCatalog, room: Room, account: Account, side: str,
+    invite: str | None = None,
+) -> dict[str, Any] | None:
+    """Seats ``account`` on ``side``; the seat rules are in docs/protocol.md (*Seats*).
+
+    Before the first game anyone may sit on either side and move between them. From then on
+    a member keeps the side it has (it may leave and come back to it), and a newcomer needs
+    that side's invitation. Returns the broadcast of a game this join started, for the caller
+    to publish after commit.
     """
     if side == computer_side(room.options):
         raise ApiError("computer_side", "the computer plays that side in this solo room", 409)
     seat = await db.scalar(
         select(Seat).where(Seat.room_id == room.id, Seat.account_id == account.id)
     )
+    started = has_started(room)
     now = utcnow()
     if seat is None:
+        if started:
+            _check_invite(room, side, invite)
         seat = Seat(room_id=room.id, account_id=account.id, side=side, joined_at=now,
                     last_seen_at=now)
         db.add(seat)
     else:
-        if room.status == "live" and seat.left_at is None and seat.side != side:
-            raise ApiError("game_live", "cannot change sides during a game", 409)
+        if started and seat.side != side:
+            raise ApiError(
+                "side_locked", f"you play for {seat.side} in this room; sides are fixed once "
+                "a game has started", 409,
+            )
         seat.side, seat.left_at, seat.last_seen_at = side, None, now
     await db.flush()
     if room.status == "live" and room.current_game_id:

@@ -7,19 +7,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import Account
 from app.context import ServerContext
 from app.db import utcnow
-from app.deps import Ctx, CurrentAccount, Db
+from app.deps import Address, Ctx, CurrentAccount, Db
 from app.games.computer import computer_side
 from app.realtime.presence import seat_connected
 from app.rooms import service
 from app.rooms.models import Room, Seat
-from app.rooms.schemas import JoinRequest, RoomCreate, RoomOut, SeatOut
+from app.rooms.schemas import InviteOut, JoinRequest, RoomCreate, RoomOut, SeatOut
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
@@ -77,7 +77,11 @@ async def _commit_and_publish(
 
 
 @router.post("", response_model=RoomOut, status_code=201)
-async def create_room(body: RoomCreate, ctx: Ctx, db: Db, account: CurrentAccount) -> RoomOut:
+async def create_room(
+    body: RoomCreate, ctx: Ctx, db: Db, account: CurrentAccount, address: Address
+) -> RoomOut:
+    """At most ``LIMIT_ROOMS_ADDRESS`` new rooms per client address (429 ``rate_limited``)."""
+    await ctx.throttle.hit(ctx.settings.limit_rooms_address, "rooms-address", address)
     room = await service.create_room(db, ctx.catalog, ctx.settings, account, body)
     message = None
     if body.side is not None:
@@ -87,13 +91,16 @@ async def create_room(body: RoomCreate, ctx: Ctx, db: Db, account: CurrentAccoun
 
 
 @router.get("", response_model=list[RoomOut])
-async def lobby(ctx: Ctx, db: Db, kind: str | None = None, limit: int = 50) -> list[RoomOut]:
+async def lobby(
+    ctx: Ctx, db: Db, kind: str | None = Query(None, max_length=32),
+    limit: int = Query(50, ge=1, le=200),
+) -> list[RoomOut]:
     """Public rooms that are open (waiting for players) or live (watchable), newest first."""
     query = (
         select(Room)
         .where(Room.private.is_(False), Room.status.in_(("open", "live")))
         .order_by(Room.created_at.desc())
-        .limit(max(1, min(limit, 200)))
+        .limit(limit)
     )
     if kind is not None:
         query = query.where(Room.kind == kind)
@@ -111,9 +118,20 @@ async def join(
 ) -> RoomOut:
     """Takes a seat on a side; the game starts when both sides have someone."""
     room = await service.get_room(db, room_id, for_update=True)
-    message = await service.join(db, ctx.catalog, room, account, body.side)
+    message = await service.join(db, ctx.catalog, room, account, body.side, body.invite)
     await _commit_and_publish(ctx, db, room.id, message)
     return await room_out(ctx, db, room)
+
+
+@router.get("/{room_id}/invite", response_model=InviteOut)
+async def invite(room_id: str, ctx: Ctx, db: Db, account: CurrentAccount) -> InviteOut:
+    """Your side's invitation: give it to a teammate so they may join your side, also during
+    a game. Only members of a side see its invitation."""
+    room = await service.get_room(db, room_id)
+    side, token = await service.invite_for(db, room, account)
+    base = ctx.settings.public_url.rstrip("/")
+    return InviteOut(side=side, token=token,  # type: ignore[arg-type]
+                     link=f"{base}/rooms/{room.id}?side={side}&invite={token}")
 
 
 @router.post("/{room_id}/leave", response_model=RoomOut)

@@ -7,11 +7,12 @@ rebuild`` recomputes both tables from the finished games and gives the same numb
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Float, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.db import Base, BigId, UtcDateTime
+from app.db import Base, BigId, JsonColumn, UtcDateTime
 
 
 class PlayerRating(Base):
@@ -47,3 +48,26 @@ class RatingHistory(Base):
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int]
     played_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+
+
+class AnalysisTable(Base):
+    """One precomputed analysis table (``app.stats.baselines``): the analysis endpoints read
+    these rows and never compute over many games while a request waits."""
+
+    __tablename__ = "analysis_table"
+
+    key: Mapped[str] = mapped_column(String(96), primary_key=True)
+    """What the table is: ``simulated:<kind>:<tier>:<innings>``, ``real:re:<kind>:<tier>``..."""
+    payload: Mapped[Any] = mapped_column(JsonColumn)
+    games: Mapped[int]
+    computed_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class JobClaim(Base):
+    """Which process runs a periodic job now: a process claims it with one ``UPDATE ... WHERE
+    until < now``, so among several processes one runs it per period."""
+
+    __tablename__ = "job_claim"
+
+    name: Mapped[str] = mapped_column(String(48), primary_key=True)
+    until: Mapped[datetime] = mapped_column(UtcDateTime)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from app.engines.dice import SeededDice
@@ -71,10 +70,3 @@ def simulated_games(
         return base_on_board_games(games, seed, tier, innings)
     return ninth_games(games, seed)
 
-
-@cache
-def cached_games(
-    kind: str, games: int, seed: int = 1, tier: str = "pro", innings: int = 9
-) -> tuple[SimulatedGame, ...]:
-    """The same, kept in memory (the analysis endpoints ask for a few fixed sets)."""
-    return tuple(simulated_games(kind, games, seed, tier, innings))

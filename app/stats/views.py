@@ -5,8 +5,7 @@ Conventions and rules are in docs/stats.md (copied from the ``app.stats`` module
 
 from __future__ import annotations
 
-from collections import defaultdict
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 from sqlalchemy import select
@@ -15,13 +14,12 @@ from app.accounts.models import Account
 from app.db import utcnow
 from app.deps import Ctx, Db
 from app.errors import ApiError
-from app.games.models import Game, Pitch
-from app.games.pitches import pitch_out
-from app.stats import analysis, board, gamelog, queries
+from app.games.models import Game
+from app.stats import baselines, board, gamelog, queries
+from app.stats.models import AnalysisTable
 from app.stats.playbyplay import plate_appearances, play_by_play
 from app.stats.replay import state_at_seq
 from app.stats.schemas import Leaderboard
-from app.stats.simulated import cached_games
 from app.stats.store import DEFAULT_TIER, game_pool
 
 router = APIRouter(prefix="/api", tags=["stats"])
@@ -160,7 +158,9 @@ async def playbyplay(
                   "line": {"away": [1], "home": [0]}},
     "engine": {"applied_seq": 40, "view": {"...": "the spectators' view"}, "state": {}},
 }))
-async def replay(game_id: str, db: Db, ctx: Ctx, seq: int = Query(..., ge=0)) -> dict[str, Any]:
+async def replay(
+    game_id: str, db: Db, ctx: Ctx, seq: int = Query(..., ge=0, le=2**31 - 1)
+) -> dict[str, Any]:
     """The game right after event ``seq``: the public situation from the pitch records, and
     (once the game is over) the engine's state and spectator view rebuilt from the stored
     actions and the revealed seed."""
@@ -189,128 +189,125 @@ async def export(game_id: str, db: Db) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------ analysis
+# Every answer below is read from ``analysis_table`` (app.stats.baselines): nothing here
+# computes over many games while a request waits, and the parameters are a fixed small set.
+
+SIMULATED_DOC = (f"0 leaves the simulated column out; {baselines.SIMULATED_GAMES} (the default) "
+                 "is the only other choice")
+Simulated = Annotated[int, Query(description=SIMULATED_DOC)]
+Innings = Annotated[int, Query(description="game length: 3, 5, 7 or 9 (Base on Board)")]
 
 
-async def _real_games(
-    db: Db, game: str, tier: str | None, innings: int | None, limit: int
-) -> list[tuple[list[dict[str, Any]], str | None]]:
-    """The last ``limit`` finished games of a kind (and tier / innings), records and winner."""
-    query = select(Game.id, Game.result, Game.options).where(
-        Game.status == "finished", Game.kind == game)
-    if game == "base-on-board":
-        query = query.where(queries._tier_column() == (tier or DEFAULT_TIER))
-    found = (await db.execute(query.order_by(Game.finished_at.desc()).limit(limit))).all()
-    if innings is not None:
-        found = [g for g in found if int((g[2] or {}).get("innings", 9)) == innings]
-    ids = [g[0] for g in found]
-    by_game: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for start in range(0, len(ids), 500):
-        for row in await db.scalars(
-            select(Pitch).where(Pitch.game_id.in_(ids[start:start + 500]))
-            .order_by(Pitch.game_id, Pitch.seq)
-        ):
-            by_game[row.game_id].append(pitch_out(row))
-    return [(by_game[g[0]], (g[1] or {}).get("winner")) for g in found]
+def _one_of(name: str, value: int, allowed: tuple[int, ...]) -> int:
+    """Query numbers outside the precomputed set are refused (422), never computed."""
+    if value not in allowed:
+        raise ApiError("invalid_request", f"query.{name}: one of {allowed}", 422)
+    return value
 
 
-def _simulated(game: str, tier: str | None, innings: int | None, n: int
-               ) -> list[tuple[list[dict[str, Any]], str | None]]:
-    if n <= 0:
-        return []
-    games = cached_games(game, n, 1, tier or DEFAULT_TIER, innings or 9)
-    return [(g.records, g.winner) for g in games]
+def _column(row: AnalysisTable | None, field: str, payload: Any = None) -> dict[str, Any]:
+    """One column of an answer: ``games`` and the table (empty until the job has run)."""
+    if row is None:
+        return {"games": 0, "computed_at": None, field: []}
+    return {"games": row.games, "computed_at": row.computed_at.isoformat(),
+            field: row.payload if payload is None else payload}
+
+
+async def _answer(
+    db: Db, real: str, simulated: str | None, field: str, part: str | None = None
+) -> dict[str, Any]:
+    rows = await baselines.read(db, [real] + ([simulated] if simulated else []))
+    sim_row = rows.get(simulated) if simulated else None
+    sim_payload = sim_row.payload[part] if sim_row is not None and part else None
+    answer = {"real": _column(rows.get(real), field)}
+    if simulated is not None:
+        answer["simulated"] = _column(sim_row, field, sim_payload)
+    else:
+        answer["simulated"] = {"games": 0, "computed_at": None, field: []}
+    return answer
+
+
+def _simulated_key(game: str, tier: str | None, innings: int | None, n: int) -> str | None:
+    if _one_of("simulated", n, (0, baselines.SIMULATED_GAMES)) == 0:
+        return None
+    return baselines.simulated_key(game, tier or DEFAULT_TIER, innings or 9)
 
 
 @router.get("/analysis/dice", responses=_example({
-    "game": "base-on-board", "games": 1,
+    "game": "base-on-board", "games": 1, "computed_at": "2026-12-01T08:00:00+00:00",
     "dice": [{"die": "pitch", "rolls": 120, "chi_square": 3.1, "df": 4, "p_value": 0.54,
               "faces": [{"face": "B", "observed": 41, "expected": 40.0}]}],
 }))
 async def dice(
     db: Db, game: GameKind = "base-on-board", game_id: str | None = None,
-    games: int = Query(1000, ge=1, le=20000, description="last N finished games"),
 ) -> dict[str, Any]:
     """Dice fairness (observed vs expected per face, chi-square and p-value) for one game
-    (``game_id``) or over the last ``games`` finished games of a kind."""
+    (``game_id``), or over the last 1,000 finished games of each pool of a kind (precomputed;
+    ``computed_at`` says when)."""
     if game_id is not None:
         found = await _game(db, game_id)
-        records, kind, count = await gamelog.records(db, game_id), found.kind, 1
-    else:
-        real = await _real_games(db, game, None, None, games) if game == "bottom-of-the-9th" \
-            else [r for t in ("lite", "lite-extended", "pro")
-                  for r in await _real_games(db, game, t, None, games)]
-        records = [r for rows, _ in real for r in rows]
-        kind, count = game, len(real)
-    fairness = analysis.dice_fairness(records, kind)
-    return {"game": kind, "game_id": game_id, "games": count,
-            "dice": [d.to_json() for d in fairness.values()]}
+        counts = baselines.dice_counts([await gamelog.records(db, game_id)])
+        return {"game": found.kind, "game_id": game_id, "games": 1, "computed_at": None,
+                "dice": baselines.dice_table(found.kind, counts)}
+    row = (await baselines.read(db, [baselines.real_key("dice", game)])).get(
+        baselines.real_key("dice", game))
+    return {"game": game, "game_id": None, **_column(row, "dice")}
 
 
 @router.get("/analysis/run-expectancy", responses=_example({
     "game": "base-on-board", "tier": "pro",
-    "real": {"games": 310, "table": [{"bases": "000", "outs": 0, "count": 2790, "runs": 0.52}]},
-    "simulated": {"games": 200, "table": [{"bases": "000", "outs": 0, "count": 1800,
-                                           "runs": 0.49}]},
+    "real": {"games": 310, "computed_at": "2026-12-01T08:00:00+00:00",
+             "table": [{"bases": "000", "outs": 0, "count": 2790, "runs": 0.52}]},
+    "simulated": {"games": 200, "computed_at": "2026-12-01T08:00:00+00:00",
+                  "table": [{"bases": "000", "outs": 0, "count": 1800, "runs": 0.49}]},
 }))
 async def run_expectancy(
     db: Db, game: GameKind = "base-on-board", tier: Tier | None = None,
-    games: int = Query(2000, ge=1, le=20000), simulated: int = Query(200, ge=0, le=2000),
+    simulated: Simulated = baselines.SIMULATED_GAMES,
 ) -> dict[str, Any]:
-    """The 24 base-out states' expected runs from real games beside ``bob simulate``'s
-    (``simulated`` games, seed 1)."""
-    real = await _real_games(db, game, tier, None, games)
-    sim = _simulated(game, tier, None, simulated)
-    return {
-        "game": game, "tier": tier if game == "base-on-board" else None,
-        "real": {"games": len(real),
-                 "table": analysis.run_expectancy(r for r, _ in real).to_json()},
-        "simulated": {"games": len(sim),
-                      "table": analysis.run_expectancy(r for r, _ in sim).to_json()},
-    }
+    """The 24 base-out states' expected runs: the last 1,000 finished games of the pool beside
+    ``bob simulate``'s 200 (9 innings, seed 1). Both precomputed."""
+    chosen = (tier or DEFAULT_TIER) if game == "base-on-board" else None
+    answer = await _answer(db, baselines.real_key("re", game, chosen),
+                           _simulated_key(game, chosen, 9, simulated), "table", "re")
+    return {"game": game, "tier": chosen, **answer}
 
 
 @router.get("/analysis/win-probability", responses=_example({
-    "game": "base-on-board", "innings": 9,
-    "real": {"games": 120, "cells": [{"inning": 1, "half": "top", "lead": 0, "games": 120,
-                                      "wins": 58, "ties": 3, "probability": 0.4958}]},
-    "simulated": {"games": 200, "cells": []},
+    "game": "base-on-board", "tier": "pro", "innings": 9,
+    "real": {"games": 120, "computed_at": "2026-12-01T08:00:00+00:00",
+             "cells": [{"inning": 1, "half": "top", "lead": 0, "games": 120, "wins": 58,
+                        "ties": 3, "probability": 0.4958}]},
+    "simulated": {"games": 200, "computed_at": "2026-12-01T08:00:00+00:00", "cells": []},
 }))
 async def win_probability(
     db: Db, game: GameKind = "base-on-board", tier: Tier | None = None,
-    innings: int = Query(9, description="game length (Base on Board: 3, 5, 7 or 9)"),
-    games: int = Query(2000, ge=1, le=20000), simulated: int = Query(200, ge=0, le=2000),
+    innings: Innings = 9,
+    simulated: Simulated = baselines.SIMULATED_GAMES,
 ) -> dict[str, Any]:
-    """The batting side's chance to win from the start of each half, by inning and lead,
-    from real games of one length beside simulated ones."""
-    length = innings if game == "base-on-board" else None
-    real = await _real_games(db, game, tier, length, games)
-    sim = _simulated(game, tier, length, simulated)
-    return {
-        "game": game, "innings": length,
-        "real": {"games": len(real),
-                 "cells": [c.to_json() for c in analysis.win_probability(real)]},
-        "simulated": {"games": len(sim),
-                      "cells": [c.to_json() for c in analysis.win_probability(sim)]},
-    }
+    """The batting side's chance to win from the start of each half, by inning and lead, from
+    the pool's last 1,000 finished games of that length beside simulated ones (precomputed)."""
+    chosen = (tier or DEFAULT_TIER) if game == "base-on-board" else None
+    length = _one_of("innings", innings, baselines.INNINGS) if game == "base-on-board" else None
+    answer = await _answer(db, baselines.real_key("wp", game, chosen, length),
+                           _simulated_key(game, chosen, length, simulated), "cells", "wp")
+    return {"game": game, "tier": chosen, "innings": length, **answer}
 
 
 @router.get("/analysis/card-value", responses=_example({
-    "tier": "pro", "real": {"games": 310, "cards": [
+    "tier": "pro",
+    "real": {"games": 310, "computed_at": "2026-12-01T08:00:00+00:00", "cards": [
         {"code": "SB2", "plays": 40, "runs_after": 0.71, "expected": 0.62, "value": 0.09}]},
-    "simulated": {"games": 200, "cards": []},
+    "simulated": {"games": 200, "computed_at": "2026-12-01T08:00:00+00:00", "cards": []},
 }))
 async def card_value(
-    db: Db, tier: Tier | None = None, games: int = Query(2000, ge=1, le=20000),
-    simulated: int = Query(200, ge=0, le=2000),
+    db: Db, tier: Tier | None = None,
+    simulated: Simulated = baselines.SIMULATED_GAMES,
 ) -> dict[str, Any]:
     """Base on Board: each card's mean run value (runs to the end of the half minus the run
-    expectancy of the state it was played in), real games beside simulated."""
-    real = await _real_games(db, "base-on-board", tier, None, games)
-    sim = _simulated("base-on-board", tier, None, simulated)
-    return {
-        "tier": tier or DEFAULT_TIER,
-        "real": {"games": len(real),
-                 "cards": [c.to_json() for c in analysis.card_value(r for r, _ in real).values()]},
-        "simulated": {"games": len(sim), "cards": [
-            c.to_json() for c in analysis.card_value(r for r, _ in sim).values()]},
-    }
+    expectancy of the state it was played in), the pool's last 1,000 finished games beside
+    simulated ones (9 innings). Precomputed."""
+    chosen = tier or DEFAULT_TIER
+    answer = await _answer(db, baselines.real_key("cv", "base-on-board", chosen),
+                           _simulated_key("base-on-board", chosen, 9, simulated), "cards", "cv")
+    return {"tier": chosen, **answer}

@@ -9,7 +9,7 @@ import secrets
 import pytest
 import redis
 
-from app.bots.client import guest, open_socket
+from app.bots.client import open_socket
 from app.engine_catalog import EngineCatalog
 from tests.support.live import LiveServer
 from tests.support.table import Client, open_table
@@ -44,9 +44,7 @@ async def test_commits_reach_sockets_on_the_other_server(
             # A teammate of the side to move plays one move through the second server.
             states = await table.latest_states()
             mover = next(s for s, m in states.items() if m["legal_actions"])
-            mate = await guest(table.http)
-            await table.http.post(f"/api/rooms/{table.room_id}/join", json={"side": mover},
-                                  headers={"Authorization": f"Bearer {mate['token']}"})
+            mate = await table.join_teammate(mover)
             ws, welcome = await open_socket(second.url, table.room_id, mate["token"])
             remote_mate = Client(ws, welcome)
             await remote_mate.send({"type": "action", "id": "remote-1",

@@ -54,7 +54,7 @@ async def test_room_options_lobby_and_sides(live: LiveServer) -> None:
         assert lobby[room["id"]]["status"] == "live"
         switch = await http.post(f"/api/rooms/{room['id']}/join", json={"side": "away"},
                                  headers=auth(b))
-        assert switch.status_code == 409 and switch.json()["error"]["code"] == "game_live"
+        assert switch.status_code == 409 and switch.json()["error"]["code"] == "side_locked"
         early = await http.post(f"/api/rooms/{room['id']}/rematch", headers=auth(a))
         assert early.status_code == 409
 
@@ -69,10 +69,7 @@ async def test_room_options_lobby_and_sides(live: LiveServer) -> None:
 async def test_teammates_act_for_their_side_and_rematch(live: LiveServer) -> None:
     table = await open_table(live.url, spectators=1)
     try:
-        mate = await guest(table.http)
-        seated = await table.http.post(f"/api/rooms/{table.room_id}/join",
-                                       json={"side": "home"}, headers=auth(mate))
-        assert seated.status_code == 200, seated.text
+        mate = await table.join_teammate("home")
         mate_client = await table.connect(None)
         token_client = await _connect_with(table, mate)
         states = await table.latest_states()

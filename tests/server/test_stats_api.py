@@ -3,6 +3,7 @@ rating, SQL stats, box score, play-by-play, replay at every sequence number and 
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from typing import Any
 
@@ -14,7 +15,7 @@ from sqlalchemy import select
 from app.db import Database
 from app.engine_catalog import EngineCatalog
 from app.games.models import Game
-from app.stats import queries
+from app.stats import baselines, queries
 from app.stats.boxscore import box_score
 from app.stats.gamelog import replay_export
 from app.stats.players import PlayerGame, player_stats
@@ -144,20 +145,29 @@ async def test_recorded_game_stats_replay_and_export(
 
 async def test_analysis_endpoints(live: LiveServer) -> None:
     async with httpx.AsyncClient(base_url=live.url, timeout=60) as http:
+        await asyncio.to_thread(asyncio.run, baselines.refresh(
+            live.database_url, simulated_games_count=8))
         dice = (await http.get("/api/analysis/dice")).json()
         assert {d["die"] for d in dice["dice"]} >= {"pitch", "bat", "hit"}
-        re24 = (await http.get("/api/analysis/run-expectancy",
-                               params={"simulated": 20})).json()
+        assert dice["computed_at"]
+        re24 = (await http.get("/api/analysis/run-expectancy")).json()
         assert len(re24["real"]["table"]) == len(re24["simulated"]["table"]) == 24
-        assert re24["simulated"]["games"] == 20
-        wp = (await http.get("/api/analysis/win-probability",
-                             params={"simulated": 20, "innings": 9})).json()
+        assert re24["simulated"]["games"] == 8
+        assert (await http.get("/api/analysis/run-expectancy",
+                               params={"simulated": 0})).json()["simulated"]["games"] == 0
+        wp = (await http.get("/api/analysis/win-probability", params={"innings": 3})).json()
         assert wp["simulated"]["cells"][0]["inning"] == 1
-        cards = (await http.get("/api/analysis/card-value", params={"simulated": 20})).json()
+        assert wp["simulated"]["cells"][-1]["inning"] >= 3
+        cards = (await http.get("/api/analysis/card-value")).json()
         assert cards["simulated"]["cards"]
         b9 = (await http.get("/api/analysis/run-expectancy",
-                             params={"game": "bottom-of-the-9th", "simulated": 5})).json()
-        assert b9["simulated"]["games"] == 5
+                             params={"game": "bottom-of-the-9th"})).json()
+        assert b9["simulated"]["games"] == 8
+        # Anything outside the fixed set is refused, not computed.
+        for params in ({"simulated": 20}, {"simulated": 2000}, {"innings": 4}):
+            refused = await http.get("/api/analysis/win-probability", params=params)
+            assert refused.status_code == 422, params
+            assert refused.json()["error"]["code"] == "invalid_request"
         spec = (await http.get("/openapi.json")).json()
         for path in ("/api/leaderboard", "/api/players/{name}", "/api/games/{game_id}/replay",
                      "/api/games/{game_id}/export", "/api/games/{game_id}/playbyplay",

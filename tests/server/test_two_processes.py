@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.bots.client import guest, open_socket
+from app.bots.client import open_socket
 from app.engine_catalog import EngineCatalog
 from tests.support.live import LiveServer
 from tests.support.table import Client, open_table
@@ -19,11 +19,7 @@ async def test_the_same_move_from_two_servers_is_applied_once(
         states = await table.latest_states()
         mover = next(s for s, m in states.items() if m["legal_actions"])
         action = states[mover]["legal_actions"][0]
-        mate = await guest(table.http)
-        seated = await table.http.post(f"/api/rooms/{table.room_id}/join",
-                                       json={"side": mover},
-                                       headers={"Authorization": f"Bearer {mate['token']}"})
-        assert seated.status_code == 200
+        mate = await table.join_teammate(mover)
         ws, welcome = await open_socket(other.url, table.room_id, mate["token"])
         remote = Client(ws, welcome)
         await remote.state_at(table.seq)

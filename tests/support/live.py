@@ -17,6 +17,14 @@ from app.engine_catalog import EngineCatalog
 from app.main import create_app
 from app.settings import Settings
 
+GENEROUS_LIMITS = {
+    f"limit_{rule}": "100000/minute"
+    for rule in ("login_address", "login_account", "register_address", "guest_address",
+                 "rooms_address")
+}
+"""Every test client is 127.0.0.1: the shared servers must not throttle the whole suite (the
+throttling tests start servers with real limits)."""
+
 
 class LiveServer:
     def __init__(self, database_url: str, catalog: EngineCatalog, run_timers: bool = True,
@@ -39,6 +47,7 @@ class LiveServer:
             "database_url": self.database_url, "public_url": self.url,
             "ws_rate_per_second": 500.0, "ws_rate_burst": 500,
             "presence_heartbeat_seconds": 0.2, "timer_tick_seconds": 0.05,
+            "analysis_refresh_seconds": 0, **GENEROUS_LIMITS,
             **self.overrides,
         }
         settings = Settings(**values)

@@ -93,6 +93,24 @@ class Table:
         ws, welcome = await open_socket(self.url, self.room_id, token, last_seq)
         return Client(ws, welcome)
 
+    async def invite(self, side: str) -> str:
+        """The invitation token of ``side``, as one of its members asks for it."""
+        response = await self.http.get(f"/api/rooms/{self.room_id}/invite",
+                                       headers=self.auth(side))
+        assert response.status_code == 200, response.text
+        return str(response.json()["token"])
+
+    async def join_teammate(self, side: str) -> Message:
+        """A new guest joins ``side`` of the started game, invited by a member; its session."""
+        mate = await guest(self.http)
+        joined = await self.http.post(
+            f"/api/rooms/{self.room_id}/join",
+            json={"side": side, "invite": await self.invite(side)},
+            headers={"Authorization": f"Bearer {mate['token']}"},
+        )
+        assert joined.status_code == 200, joined.text
+        return mate
+
     async def latest_states(self) -> dict[str, Message]:
         return {side: await self.client(side).state_at(self.seq) for side in ("home", "away")}
 
@@ -124,8 +142,21 @@ class Table:
                     await asyncio.sleep(0.3)
                     reply = await self.act(side, state["legal_actions"][0])
                 assert reply["type"] == "ack", reply
+                if reply["result"] == "scheduled":  # a pass held until the window's pause
+                    self.seq = max(self.seq, await self._applied_after(side, reply["seq"]))
                 return reply
         raise AssertionError(f"nobody may act at seq {self.seq}")
+
+    async def _applied_after(self, side: str, seq: int) -> int:
+        """The seq of the state after a held pass. Another server on the same database (the
+        suite's shared one) may apply it, and without Redis this server's sockets would only
+        hear of it on a sync: ask for one if it does not come."""
+        client = self.client(side)
+        try:
+            return int((await client.state_at(seq + 1, timeout=5))["seq"])
+        except TimeoutError:
+            await client.send({"type": "sync", "last_seq": seq, "game_id": self.game_id})
+            return int((await client.state_at(seq + 1))["seq"])
 
     async def play_out(self, limit: int = 2000) -> None:
         for _ in range(limit):

@@ -24,6 +24,7 @@ from app.engine_catalog import default_catalog
 from app.main import create_app
 from app.settings import Settings
 from tests.support.databases import sqlite_database
+from tests.support.live import GENEROUS_LIMITS
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -59,7 +60,8 @@ class WebServer:
             database_url=database_url, public_url=self.url, ws_allowed_origins=[self.url],
             presence_heartbeat_seconds=0.5, timer_tick_seconds=0.05,
             ws_rate_per_second=500.0, ws_rate_burst=500,
-            default_response_seconds=60, default_roll_seconds=60,
+            default_response_seconds=60, default_roll_seconds=60, analysis_refresh_seconds=0,
+            **GENEROUS_LIMITS,
         )
         app = create_app(settings, default_catalog())
         config = uvicorn.Config(app, log_level="warning", lifespan="on",
