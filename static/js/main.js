@@ -1,33 +1,33 @@
 // The page router: every address is the same HTML shell; this draws the page it names.
-import { onSession, post, session, setSession } from "./api.js";
+import { onSession, session } from "./api.js";
 import { h, clear } from "./dom.js";
 import { lang, onLang, setLang, t } from "./i18n.js";
-import { showError } from "./errors.js";
+import { navigate, onNavigate } from "./nav.js";
+import { sounds } from "./sound.js";
+import { watchScrollBoxes } from "./scroll.js";
 import { signinPage } from "./pages/signin.js";
 import { lobbyPage } from "./pages/lobby.js";
 import { roomPage } from "./pages/room.js";
 import { leaderboardPage } from "./pages/leaderboard.js";
 import { playerPage } from "./pages/player.js";
 import { gamePage } from "./pages/game.js";
+import { rulesIndexPage, rulesPage } from "./pages/rules.js";
 
 const ROUTES = [
   [/^\/$/, lobbyPage], [/^\/lobby$/, lobbyPage], [/^\/signin$/, signinPage],
   [/^\/leaderboard$/, leaderboardPage], [/^\/rooms\/([^/]+)$/, roomPage],
   [/^\/players\/([^/]+)$/, playerPage], [/^\/games\/([^/]+)$/, gamePage],
+  [/^\/rules$/, rulesIndexPage], [/^\/rules\/([^/]+)$/, rulesPage],
 ];
 
 let teardown = null;
-
-export function navigate(path) {
-  history.pushState({}, "", path);
-  render();
-}
 
 function render() {
   teardown?.stop?.();
   teardown = null;
   const app = document.getElementById("app");
   clear(app);
+  document.getElementById("toast").hidden = true;
   for (const [pattern, page] of ROUTES) {
     const match = location.pathname.match(pattern);
     if (match) {
@@ -38,6 +38,15 @@ function render() {
   app.append(h("p", {}, t("err.not_found")));
 }
 
+function soundSwitch() {
+  const button = document.getElementById("sound");
+  const off = sounds.isMuted();
+  button.setAttribute("aria-pressed", off ? "true" : "false");
+  button.setAttribute("aria-label", t(off ? "sound.off" : "sound.on"));
+  button.title = t(off ? "sound.off" : "sound.on");
+  button.textContent = off ? "🔇" : "🔊";
+}
+
 function header() {
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   const button = document.getElementById("lang");
@@ -46,20 +55,12 @@ function header() {
   const who = document.getElementById("who");
   const me = session();
   if (me) {
-    clear(who,
-      h("a", { href: `/players/${encodeURIComponent(me.account.name)}`, "data-link": true, id: "me" }, me.account.name),
-      " ",
-      h("button", { type: "button", class: "link-button", onclick: signOut }, t("nav.signout")));
+    clear(who, h("a", { href: `/players/${encodeURIComponent(me.account.name)}`, "data-link": true, id: "me", translate: "no" }, me.account.name));
   } else {
     clear(who, h("a", { href: "/signin", "data-link": true }, t("nav.signin")));
   }
+  soundSwitch();
   document.title = t("brand");
-}
-
-async function signOut() {
-  try { await post("/api/auth/logout"); } catch (error) { if (error.code !== "bad_token") showError(error); }
-  setSession(null);
-  navigate("/");
 }
 
 document.addEventListener("click", (event) => {
@@ -68,10 +69,18 @@ document.addEventListener("click", (event) => {
   event.preventDefault();
   navigate(link.getAttribute("href"));
 });
+onNavigate(render);
 window.addEventListener("popstate", render);
 document.getElementById("lang").addEventListener("click", () => setLang(lang() === "ko" ? "en" : "ko"));
+document.getElementById("sound").addEventListener("click", () => {
+  sounds.setMuted(!sounds.isMuted());
+  sounds.unlock();
+});
+sounds.onChange(soundSwitch);
 onLang(() => { header(); if (teardown?.relabel) teardown.relabel(); else render(); });
 onSession(header);
 document.documentElement.lang = lang();
 header();
+watchScrollBoxes(document.getElementById("app"));
 render();
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
