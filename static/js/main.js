@@ -1,6 +1,6 @@
 // The page router: every address is the same HTML shell; this draws the page it names.
 import { onSession, session } from "./api.js";
-import { h, clear } from "./dom.js";
+import { h, s, clear } from "./dom.js";
 import { lang, onLang, setLang, t } from "./i18n.js";
 import { navigate, onNavigate } from "./nav.js";
 import { sounds } from "./sound.js";
@@ -44,7 +44,10 @@ function soundSwitch() {
   button.setAttribute("aria-pressed", off ? "true" : "false");
   button.setAttribute("aria-label", t(off ? "sound.off" : "sound.on"));
   button.title = t(off ? "sound.off" : "sound.on");
-  button.textContent = off ? "🔇" : "🔊";
+  clear(button, s("svg", { viewBox: "0 0 24 24", width: 20, height: 20, "aria-hidden": "true" },
+    s("path", { d: "M3 9h4l5-4v14l-5-4H3z", fill: "currentColor" }),
+    off ? s("path", { d: "M16 9l6 6M22 9l-6 6", stroke: "currentColor", "stroke-width": 2, fill: "none" })
+      : s("path", { d: "M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12", stroke: "currentColor", "stroke-width": 2, fill: "none" })));
 }
 
 function header() {
@@ -52,6 +55,8 @@ function header() {
   const button = document.getElementById("lang");
   button.textContent = t("lang.switch");
   button.setAttribute("aria-label", t("lang.label"));
+  button.setAttribute("lang", lang() === "ko" ? "en" : "ko");
+  button.setAttribute("translate", "no");
   const who = document.getElementById("who");
   const me = session();
   if (me) {

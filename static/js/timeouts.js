@@ -17,7 +17,7 @@ function whatWasDone(events, side) {
     const mine = d.side === side;
     switch (event.type) {
       case "pass": if (mine) return t("timeout.did.pass"); break;
-      case "roll": if (mine) return t("timeout.did.roll", { die: t(`die.${d.die}`) }); break;
+      case "roll": if (mine) return t("timeout.did.roll", { die: t(`die_word.${d.die}`) }); break;
       case "stare_chosen": if (mine) return t("timeout.did.stare"); break;
       case "pick_random": if (mine) return t("timeout.did.setup"); break;
       case "pitch_roll": if (side === "away") return t("timeout.did.pitch"); break;

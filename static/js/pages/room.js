@@ -202,6 +202,31 @@ export function roomPage(app, roomId) {
     tickCountdowns(tableBox);
     showYourMove(mine.length > 0 && latest.game.status === "live", gameName(latest.game.kind));
     drawOver();
+    watchBar();
+    if (latest.game.status === "live") bringTableIntoView(latest.game.game_id);
+  }
+
+  // The page leaves room under the table for the fixed action bar (phone widths), as tall as
+  // the bar is now, so nothing ends up hidden behind it.
+  const barSize = new ResizeObserver(() => {
+    const bar = tableBox.querySelector(".prompt") ?? overBox.querySelector(".over");
+    const fixed = bar && getComputedStyle(bar).position === "fixed";
+    document.body.style.setProperty("--bar-space", fixed ? `${bar.offsetHeight + 16}px` : "0px");
+  });
+  let barWatched = null;
+  function watchBar() {
+    const bar = tableBox.querySelector(".prompt") ?? overBox.querySelector(".over");
+    if (bar === barWatched) return;
+    if (barWatched) barSize.unobserve(barWatched);
+    barWatched = bar;
+    if (bar) barSize.observe(bar);
+  }
+  let scrolledTo = null;
+  /** On a phone, a game that starts (or is opened) brings the table into view once. */
+  function bringTableIntoView(gameId) {
+    if (scrolledTo === gameId || !side || !matchMedia("(max-width: 759px)").matches) return;
+    scrolledTo = gameId;
+    tableBox.scrollIntoView({ block: "start" });
   }
 
   function drawNote() {
@@ -392,6 +417,8 @@ export function roomPage(app, roomId) {
       clearTimeout(noteTimer);
       setToastSink(null);
       showYourMove(false);
+      barSize.disconnect();
+      document.body.style.removeProperty("--bar-space");
       conn.hidden = true;
     },
     relabel() { lines = new Map(); drawAll(); },

@@ -124,7 +124,7 @@ export function bobEventText(event, cat, who) {
   const code = (c, kind) => bobTerm(cat, c, kind, { named: true });
   switch (event.type) {
     case "half_start": return [`— ${halfName(d.inning, d.half)}: `, tn("pbp.bats", { side: who(d.offense) }), " —"];
-    case "roll": return [tn("pbp.rolled", { side: who(d.side), die: t(`die.${d.die}`) }), " ", code(d.face, d.die)];
+    case "roll": return [tn("pbp.rolled", { side: who(d.side), die: t(`die_word.${d.die}`) }), " ", code(d.face, d.die)];
     case "card": return [tn("pbp.played", { side: who(d.side) }), " ", code(d.code, "card")];
     case "challenge": return [tn("pbp.challenged", { side: who(d.side) }), " ", code(d.call, "result"), `: ${t(`challenge.${d.result}`)}`];
     case "draw": return d.cards

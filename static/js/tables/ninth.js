@@ -26,6 +26,12 @@ export function swingWords(cat, result) {
   return result in SWING_RESULT ? ninthResult(cat, SWING_RESULT[result]) : String(result ?? "");
 }
 
+/** A pitch-die face's short words ("ball"), its full words on hover. */
+function pitchWords(cat, face) {
+  const words = pick(cat?.pitch_faces?.[face]) || String(face);
+  return h("span", { title: words }, words.split(":")[0]);
+}
+
 function stareLabel(cat, a) { return `${ninthTerm(cat, a.direction)} · ${ninthTerm(cat, a.location)}`; }
 
 function traits(card) {
@@ -97,10 +103,15 @@ function promptLine(model) {
   const deadlines = model.header.deadlines || {};
   const of = (type) => legal.some((a) => a.type === type);
   let hint = "";
-  if (of("stare")) hint = t("b9.stare_pick", { what: model.side === "home" ? t("b9.guess") : t("b9.pitch") });
+  if (of("stare")) hint = t(model.side === "home" ? "b9.stare_pick_home" : "b9.stare_pick_away");
   else if (of("recover") || of("bench")) hint = t("b9.relief");
   else if (of("pick_batter") || of("pick_pitcher")) hint = t("b9.setup");
-  const pending = whoMustAct(view) ?? (legal.length ? model.side : null);
+  let pending = whoMustAct(view) ?? (legal.length ? model.side : null);
+  if (!pending && view.phase === "stare") {
+    const open = ["away", "home"].filter((s) => !view.stare?.[s]?.chosen);
+    pending = open.length === 1 ? open[0] : null;
+    if (!pending) return h("p", { class: "prompt-line" }, t("b9.both_choosing"));
+  }
   if (!pending) return hint ? h("p", {}, hint) : null;
   return h("p", { class: "prompt-line" }, waitingLine(model, pending), " ", hint, " ", countdown(deadlines[pending]));
 }
@@ -138,7 +149,7 @@ export function renderNinth(model) {
         view.reliever ? h("p", { class: "hint" }, `${t("b9.reliever")}: `, cardLine(cat, view.reliever), view.benched ? ` (${t("b9.bench")})` : "") : null),
       h("section", { class: "dice", "aria-label": t("game.dice") },
         die(ninthTerm(cat, "control"), model.dice.control?.face, "", model.dice.control?.fresh, "control"),
-        die(ninthTerm(cat, "pitch"), model.dice.pitch?.face, model.dice.pitch ? ninthCode(cat, model.dice.pitch.face, "pitch_faces") : "", model.dice.pitch?.fresh, "pitch"),
+        die(ninthTerm(cat, "pitch"), model.dice.pitch?.face, model.dice.pitch ? pitchWords(cat, model.dice.pitch.face) : "", model.dice.pitch?.fresh, "pitch"),
         die(ninthTerm(cat, "swing"), model.dice.swing?.face, swingWords(cat, model.dice.swing?.words), model.dice.swing?.fresh, "swing"),
         model.dice.crush ? die(ninthTerm(cat, "crush"), model.dice.crush.face, ninthResult(cat, model.dice.crush.words), model.dice.crush.fresh, "crush") : null)),
     view.lineup?.length ? h("section", { class: "lineup", "aria-label": t("b9.lineup"), "data-key": "lineup" },
@@ -178,7 +189,8 @@ export function ninthEventText(event, cat, who) {
     case "play_ball": return [...tn("pbp.b9.lineup", { side: who("home") }), (d.lineup || []).map((c) => ninthCardName(cat, c)).join(", "),
       " / ", ...tn("pbp.b9.starter", { side: who("away"), card: ninthCardName(cat, d.starter) })];
     case "stare_chosen": return [...tn("pbp.b9.stared", { side: who(d.side) }), d.direction ? ` (${word(d.direction)} · ${word(d.location)})` : ""];
-    case "reveal": return `${t("b9.reveal")}: ${t("b9.pitch")} ${word(d.pitch.direction)} · ${word(d.pitch.location)}, ${t("b9.guess")} ${word(d.guess.direction)} · ${word(d.guess.location)}${d.mvp ? ` · ${t("b9.mvp")}` : ""}${d.ace ? ` · ${t("b9.ace")}` : ""}`;
+    case "reveal": return [`${t("b9.reveal")}: ${t("b9.pitch")} ${word(d.pitch.direction)} · ${word(d.pitch.location)}, ${t("b9.guess")} ${word(d.guess.direction)} · ${word(d.guess.location)}`,
+      d.mvp ? [" · ", term("MVP", word("mvp"))] : "", d.ace ? ` · ${t("b9.ace")}` : ""];
     case "pitch_roll": return [...tn("pbp.b9.pitched", { side: who("away") }), ` ${word("control")} ${d.control}, ${word("pitch")} `,
       ninthCode(cat, d.pitch, "pitch_faces")];
     case "swing_roll": return d.crush
