@@ -27,7 +27,6 @@ function render() {
   teardown = null;
   const app = document.getElementById("app");
   clear(app);
-  document.getElementById("toast").hidden = true;
   for (const [pattern, page] of ROUTES) {
     const match = location.pathname.match(pattern);
     if (match) {

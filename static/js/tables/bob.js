@@ -13,7 +13,8 @@ function nth(n) {
 }
 
 export function halfName(inning, half) {
-  return t(half === "top" ? "game.half.top" : "game.half.bottom", { n: inning, nth: lang() === "en" ? nth(inning) : inning });
+  // English says "Top 3rd", Korean "3회초": the number is written the language's way.
+  return t(half === "top" ? "game.half.top" : "game.half.bottom", { n: lang() === "en" ? nth(inning) : inning });
 }
 
 export function lineScore(view, teams = {}) {
