@@ -29,7 +29,8 @@ LANGS = ("en", "ko")
 _LANG_MARK = re.compile(r"^<!-- lang: (\w+) -->$", re.MULTILINE)
 _TABLE = re.compile(r"^\{\{table ([\w.]+): (.+)\}\}$", re.MULTILINE)
 _COMMENT = re.compile(r"\A\s*<!--.*?-->\s*", re.DOTALL)
-_CODE_IN_TEXT = re.compile(r"(?<![\w])([0-9]*[A-Z][A-Z0-9]*(?::[A-Z0-9]+)?)(?![\w])")
+_CODE_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])([0-9]*[A-Z][A-Z0-9]*(?::[A-Z0-9]+)?)(?![A-Za-z0-9])")
+"""A code in running text; Korean particles follow a code directly ("SQ2에")."""
 
 Row = list[str]
 """One table row as HTML cells (already escaped)."""

@@ -13,7 +13,8 @@ export function loadCatalogue(game) {
 
 // A code inside running text: a run of capitals and digits with at least one capital, as the
 // rulebooks write them (S, SM, HT:L2, 1H1E, B01, MVP).
-const CODE_IN_TEXT = /(?<![\p{L}\p{N}])([0-9]*[A-Z][A-Z0-9]*(?::[A-Z0-9]+)?)(?![\p{L}\p{N}])/gu;
+// Korean particles follow a code directly ("SQ2에"), so only Latin letters and digits bound it.
+const CODE_IN_TEXT = /(?<![A-Za-z0-9])([0-9]*[A-Z][A-Z0-9]*(?::[A-Z0-9]+)?)(?![A-Za-z0-9])/g;
 
 /** ``text`` with every code in it marked as not to be translated (rule texts mention codes). */
 export function withCodes(text) {

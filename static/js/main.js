@@ -56,6 +56,7 @@ function header() {
   button.setAttribute("aria-label", t("lang.label"));
   button.setAttribute("lang", lang() === "ko" ? "en" : "ko");
   button.setAttribute("translate", "no");
+  document.querySelector("nav.nav").setAttribute("aria-label", t("nav.label"));
   const who = document.getElementById("who");
   const me = session();
   if (me) {

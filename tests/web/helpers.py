@@ -24,6 +24,18 @@ ON_SCREEN = """e => {
 """Why an element cannot be seen and clicked where it is, without scrolling ("" when it can)."""
 
 
+COVERED = """sel => {
+  const note = document.querySelector(sel).getBoundingClientRect();
+  return [...document.querySelectorAll("button, a, input, select")].filter((el) => {
+    if (!el.checkVisibility() || el.closest(sel)) return false;
+    const r = el.getBoundingClientRect();
+    return r.width && r.height && r.left < note.right && note.left < r.right
+      && r.top < note.bottom && note.top < r.bottom;
+  }).map((el) => el.outerHTML.slice(0, 60));
+}"""
+"""The controls a message shown at ``sel`` lies over (there should be none)."""
+
+
 def register(page: Any, prefix: str) -> str:
     name = f"{prefix}{secrets.token_hex(3)}"
     page.goto("/signin")

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from tests.web.helpers import (
+    COVERED,
     click_next,
     create_room,
     join_from_lobby,
@@ -105,7 +106,7 @@ def _lines_match_api(page: Any, name: str, pool: str) -> None:
     assert page.locator("section.pool-stats").count() == 1
     lines = ("batting, pitching and cards" if stats["cards"] or stats["challenges"]
              else "batting and pitching")
-    assert section.locator("h2").inner_text() == f"Base on Board (pro): {lines}"
+    assert section.locator("h2").inner_text() == f"Base on Board (Pro): {lines}"
     assert f"over {stats['games']} finished game" in section.locator(
         "table.batting-table caption").inner_text()
     batting = section.locator("table.batting-table")
@@ -156,7 +157,10 @@ def test_base_on_board_three_innings(open_page: Any) -> None:
     watcher.wait_for_selector("[data-testid='line-score']")
     assert "Tigers" in watcher.inner_text("[data-testid='line-score']")
     home.click("#invite")
-    home.wait_for_selector("#toast:has-text('Invite link copied')")
+    # The message takes the action bar's message line: it covers no button.
+    note = "#table [data-toast-sink]"
+    home.wait_for_selector(f"{note}:has-text('Invite link copied')")
+    assert home.evaluate(COVERED, note) == []
     assert home.evaluate("navigator.clipboard.readText()").endswith(f"/rooms/{room}")
     play_to_end([home, away], card_players=(home,))
     _finish(home, away, watcher, home_name, away_name,

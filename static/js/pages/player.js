@@ -37,12 +37,14 @@ const poolTitle = poolName;
 
 /** Captions say "your side" to the player and "ann's side" to everyone else. */
 let owner = null;
-function whose(key, vars) { return t(owner ? key : `${key}_of`, vars); }
+function whose(key, vars) {
+  return owner ? tn(`${key}_of`, { ...vars, name: h("span", { translate: "no" }, owner) }) : t(key, vars);
+}
 
 /** One line table (batting or pitching) of a pool: a header row of columns and one row of values. */
 function lineTable(key, line, columns, n) {
   return h("div", { class: "box" }, h("table", { class: `data line-table ${key}-table`, "data-line": key },
-    h("caption", {}, whose(`player.${key}_caption`, { n, name: owner ?? "" })),
+    h("caption", {}, whose(`player.${key}_caption`, { n })),
     h("thead", {}, h("tr", {}, columns.map(([col]) => h("th", { scope: "col", "data-col": col }, t(`player.${key}.${col}`))))),
     h("tbody", {}, h("tr", {}, columns.map(([col, format]) => h("td", { "data-col": col },
       format ? format(line[col]) : (line[col] ?? 0)))))));
@@ -54,7 +56,7 @@ function cardTable(cards, cat, n) {
   if (!rows.length) return null;
   const name = (code) => [bobTerm(cat, code, "card"), " ", bobWords(cat, code, "card")];
   return h("div", { class: "box" }, h("table", { class: "data card-table" },
-    h("caption", {}, whose("player.cards_caption", { n, name: owner ?? "" })),
+    h("caption", {}, whose("player.cards_caption", { n })),
     h("thead", {}, h("tr", {}, [t("player.card"), t("player.card_played"), t("player.card_succeeded"), t("player.card_rate")].map((c) => h("th", { scope: "col" }, c)))),
     h("tbody", {}, rows.map(([code, c]) => h("tr", { "data-card": code },
       h("th", { scope: "row" }, name(code)),
@@ -81,7 +83,7 @@ function lineSections(stats, cat) {
       bob ? cardTable(s.cards || {}, cat, s.games) : null,
       bob && s.challenges > 0 ? h("p", { class: "challenges" }, t("player.challenges", {
         made: s.challenges, won: s.challenges_won ?? 0, rate: percent(s.challenge_success_rate) })) : null,
-      h("p", { class: "hint" }, whose("player.lines_note", { name: owner ?? "" })));
+      h("p", { class: "hint" }, whose("player.lines_note", {})));
   });
 }
 
@@ -104,7 +106,7 @@ function ninthSections(stats) {
           h("th", { scope: "row" }, t(`player.ninth.${key}`)),
           h("td", { class: "count" }, b9[key] ?? 0),
           h("td", { class: "rate" }, rateKey ? percent(b9[rateKey]) : "—")))))),
-      h("p", { class: "hint" }, whose("player.ninth_note", { name: owner ?? "" })));
+      h("p", { class: "hint" }, whose("player.ninth_note", {})));
   });
 }
 

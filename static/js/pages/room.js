@@ -72,7 +72,7 @@ export function roomPage(app, roomId) {
 
   const eventText = (event) => {
     if (!cat) return null;
-    if (event.type === "seed_reveal") return t("pbp.seed", { seed: `${String(event.seed).slice(0, 16)}…` });
+    if (event.type === "seed_reveal") return tn("pbp.seed", { seed: h("code", { translate: "no" }, `${String(event.seed).slice(0, 16)}…`) });
     if (event.type === "game_end") {
       return event.result?.reason === "claim" ? [`${t("game.over")}: `, ...gameOverText(event.result, who, false), ` · ${t("pbp.claim")}`] : null;
     }

@@ -1,7 +1,7 @@
 // The Base on Board table: field, count, outs, line score, three dice, hand, the action bar.
 import { h } from "../dom.js";
 import { lang, sideName, t, tn } from "../i18n.js";
-import { bobTerm, bobText, bobWords, term } from "../catalogue.js";
+import { bobTerm, bobText, bobWords, term, withCodes } from "../catalogue.js";
 import { actionBar, actionButton, count, countdown, diamond, die, gameOverText, outs, waitingLine } from "./common.js";
 
 const DICE = ["pitch", "bat", "hit"];
@@ -49,7 +49,8 @@ function cardView(model, code, playable, note) {
     "aria-disabled": playable ? "false" : "true" },
     h("span", { class: "code-line" }, bobTerm(cat, code, "card")),
     h("span", { class: "name" }, bobWords(cat, code, "card")),
-    reason ? h("span", { class: "why", "data-why": note?.why }, reason) : h("span", { class: "why ok" }, t("hand.playable")));
+    reason ? h("span", { class: "why", "data-why": note?.why }, typeof reason === "string" ? withCodes(reason) : reason)
+      : h("span", { class: "why ok" }, t("hand.playable")));
 }
 
 function playLabel(model, action) {

@@ -170,7 +170,7 @@ export function renderNinth(model) {
     view.active?.length ? h("section", { class: "abilities", "aria-live": "polite", "data-key": "abilities" }, h("h3", {}, t("b9.abilities")),
       h("ul", {}, view.active.map(([id, index]) => {
         const ability = ninthCard(cat, id)?.abilities?.[index];
-        return h("li", {}, cardLine(cat, id), ability ? ` — ${ninthTerm(cat, ability.when)}` : "");
+        return h("li", {}, cardLine(cat, id), ability ? [" — ", withCodes(ninthTerm(cat, ability.when))] : "");
       }))) : null,
     view.phase === "race" && race ? h("section", { class: "race", "aria-label": t("b9.race"), "data-key": "race" },
       h("h3", {}, t("b9.race")),
