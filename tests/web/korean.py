@@ -25,7 +25,8 @@ ENGLISH_IN_KOREAN = """() => {
     const said = ["title", "aria-label", "placeholder"].map((name) => el.getAttribute(name));
     for (const text of [...said, el.tagName === "OPTION" ? el.textContent : null]) {
       const latin = text?.match(word);
-      if (latin) found.push(`${latin.join(" ")} | <${el.tagName.toLowerCase()}> ${text.slice(0, 70)}`);
+      const tag = el.tagName.toLowerCase();
+      if (latin) found.push(`${latin.join(" ")} | <${tag}> ${text.slice(0, 70)}`);
     }
   }
   return found;
