@@ -18,15 +18,18 @@ ENGLISH_IN_KOREAN = """() => {
     if (latin) found.push(`${latin.join(" ")} | ${where} ${node.nodeValue.trim().slice(0, 70)}`);
   }
   // Words people read in attributes and menus: an English word has a small letter (codes
-  // such as M01 or SB2 are capitals and digits).
+  // such as M01 or SB2 are capitals and digits); a name the page shows as a name (in a
+  // translate="no" element) may be said in a label too.
   const word = /[A-Za-z]*[a-z][A-Za-z]*/g;
+  const names = new Set([...document.querySelectorAll('[translate="no"]')]
+    .flatMap((el) => el.textContent.match(/[A-Za-z]+/g) ?? []));
   for (const el of document.querySelectorAll("[title], [aria-label], [placeholder], option")) {
     if (exempt(el)) continue;
     const said = ["title", "aria-label", "placeholder"].map((name) => el.getAttribute(name));
     for (const text of [...said, el.tagName === "OPTION" ? el.textContent : null]) {
-      const latin = text?.match(word);
+      const latin = text?.match(word)?.filter((w) => !names.has(w));
       const tag = el.tagName.toLowerCase();
-      if (latin) found.push(`${latin.join(" ")} | <${tag}> ${text.slice(0, 70)}`);
+      if (latin?.length) found.push(`${latin.join(" ")} | <${tag}> ${text.slice(0, 70)}`);
     }
   }
   return found;

@@ -1,7 +1,7 @@
 // A game's record: line and box score, play-by-play, a replay with step buttons and each
 // pitch's dice, the fairness proof checked in the browser.
 import { get } from "../api.js";
-import { bobTerm, loadCatalogue, ninthCode } from "../catalogue.js";
+import { bobTerm, loadCatalogue, ninthCode, withCodes } from "../catalogue.js";
 import { clear, h } from "../dom.js";
 import { describe } from "../errors.js";
 import { lang, sideName, t, tn } from "../i18n.js";
@@ -29,7 +29,7 @@ function boxTable(box, key, columns) {
   const rows = box[key] || {};
   return h("div", { class: "box" }, h("table", { class: "data line-table", "data-box": key },
     h("caption", {}, t(key === "batting" ? "record.batting" : "record.pitching")),
-    h("thead", {}, h("tr", {}, h("th", {}, ""), columns.map((c) => h("th", { scope: "col", "data-col": c }, t(`player.${key}.${c}`))))),
+    h("thead", {}, h("tr", {}, h("th", {}, ""), columns.map((c) => h("th", { scope: "col", "data-col": c }, withCodes(t(`player.${key}.${c}`)))))),
     h("tbody", {}, Object.entries(rows).map(([side, line]) => h("tr", {}, h("th", { scope: "row" }, sideName(side)), columns.map((c) => h("td", {}, line[c] ?? "")))))));
 }
 
@@ -68,7 +68,7 @@ export function gamePage(app, gameId) {
           h("p", {}, `${halfName(st.inning, st.half)} · ${t("game.outs")} ${st.outs} · ${st.balls}-${st.strikes} · ${sideName("away")} ${st.score.away} – ${sideName("home")} ${st.score.home}`),
           diamond(st.bases),
           n > 0 ? pitchDice(summary.kind, cat, record.dice?.[n - 1]) : null,
-          line ? h("p", { class: "hint", id: "replay-line" }, line.text) : null);
+          line ? h("p", { class: "hint", id: "replay-line" }, withCodes(line.text)) : null);
         for (const button of controls.querySelectorAll("button")) {
           button.disabled = (button.id.endsWith("first") || button.id.endsWith("prev")) ? n === 0 : n === last;
         }
@@ -95,7 +95,7 @@ export function gamePage(app, gameId) {
           boxTable(record.box_score, "pitching", PITCHING)),
         h("section", { class: "card" }, h("h2", {}, t("record.replay")), controls, replayView),
         h("section", { class: "card" }, h("h2", {}, t("record.pbp")),
-          h("ol", { class: "pbp", id: "record-pbp" }, record.play_by_play[lang()].map((line) => h("li", { "data-seq": line.seq }, line.text)))),
+          h("ol", { class: "pbp", id: "record-pbp" }, record.play_by_play[lang()].map((line) => h("li", { "data-seq": line.seq }, withCodes(line.text))))),
         h("section", { class: "card" }, h("h2", {}, t("record.fairness")),
           h("p", {}, `${t("record.seed_hash")}: `, h("code", { class: "hash", translate: "no" }, proof.seed_hash)),
           proof.seed ? h("p", {}, `${t("record.seed")}: `, h("code", { class: "hash", translate: "no" }, proof.seed), ` · ${t("record.draws", { n: proof.draw_count })}`) : h("p", {}, t("record.secret")),

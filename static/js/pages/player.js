@@ -2,7 +2,7 @@
 // recent games, and charts (rating over time, outcomes, dice).
 import { get, session } from "../api.js";
 import { signOut } from "../account.js";
-import { bobTerm, bobWords, loadCatalogue } from "../catalogue.js";
+import { bobTerm, bobWords, loadCatalogue, withCodes } from "../catalogue.js";
 import { clear, h } from "../dom.js";
 import { describe } from "../errors.js";
 import { has, sideName, t, tn } from "../i18n.js";
@@ -45,7 +45,7 @@ function whose(key, vars) {
 function lineTable(key, line, columns, n) {
   return h("div", { class: "box" }, h("table", { class: `data line-table ${key}-table`, "data-line": key },
     h("caption", {}, whose(`player.${key}_caption`, { n })),
-    h("thead", {}, h("tr", {}, columns.map(([col]) => h("th", { scope: "col", "data-col": col }, t(`player.${key}.${col}`))))),
+    h("thead", {}, h("tr", {}, columns.map(([col]) => h("th", { scope: "col", "data-col": col }, withCodes(t(`player.${key}.${col}`)))))),
     h("tbody", {}, h("tr", {}, columns.map(([col, format]) => h("td", { "data-col": col },
       format ? format(line[col]) : (line[col] ?? 0)))))));
 }
@@ -103,7 +103,7 @@ function ninthSections(stats) {
         h("caption", {}, t("player.ninth_caption", { n: s.games })),
         h("thead", {}, h("tr", {}, [t("player.ninth_stat"), t("player.ninth_count"), t("player.ninth_rate")].map((c) => h("th", { scope: "col" }, c)))),
         h("tbody", {}, NINTH_ROWS.map(([key, rateKey]) => h("tr", { "data-stat": key },
-          h("th", { scope: "row" }, t(`player.ninth.${key}`)),
+          h("th", { scope: "row" }, withCodes(t(`player.ninth.${key}`))),
           h("td", { class: "count" }, b9[key] ?? 0),
           h("td", { class: "rate" }, rateKey ? percent(b9[rateKey]) : "—")))))),
       h("p", { class: "hint" }, whose("player.ninth_note", {})));
@@ -116,7 +116,7 @@ export function playerPage(app, name) {
   const mine = me && me.account.name.toLowerCase() === name.toLowerCase();
   owner = mine ? null : name;
   app.append(h("h1", { id: "player-title" }, tn("player.title", { name: h("span", { translate: "no" }, name) })),
-    mine ? h("p", {}, h("button", { type: "button", class: "secondary small", id: "signout", onclick: signOut }, t("nav.signout"))) : null,
+    ...(mine ? [h("p", {}, h("button", { type: "button", class: "secondary small", id: "signout", onclick: signOut }, t("nav.signout")))] : []),
     box);
   Promise.all([get(`/api/players/${encodeURIComponent(name)}`), get(`/api/players/${encodeURIComponent(name)}/charts`),
     loadCatalogue("base-on-board").catch(() => null)])
