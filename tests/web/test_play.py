@@ -33,18 +33,23 @@ def _finish(home: Any, away: Any, watcher: Any, home_name: str, away_name: str,
     home.click("#verify")
     home.wait_for_selector("#verify-result:has-text('✔')")
     game_id = home.url.rsplit("/", 1)[1]
+    expected_pool = pool["game"] + (f":{pool['tier']}" if "tier" in pool else "")
     for name in (home_name, away_name):
         home.goto(f"/players/{name}")
         home.wait_for_selector(f"#recent-games a[href='/games/{game_id}']")
         assert home.locator("svg[data-chart='rating']").count() == 1
+        # One point per rated game of the pool, as many as the stored rating counts.
+        rated = home.request.get(f"/api/players/{name}").json()["ratings"][expected_pool]
+        figure = home.locator(f"#rating-charts figure[data-pool='{expected_pool}']")
+        assert figure.get_attribute("data-points") == str(rated["games"])
+        assert figure.locator("circle.point").count() == rated["games"]
     # The leaderboard of the game's pool, chosen with the page's selectors: both players are
     # provisional (a "?" on the rating), not ranked, and the game is among the recent games.
     home.goto("/leaderboard")
     home.select_option("#lb-game", pool["game"])
     if "tier" in pool:
         home.select_option("#lb-tier", pool["tier"])
-    expected = pool["game"] + (f":{pool['tier']}" if "tier" in pool else "")
-    home.wait_for_selector(f"#lb-body[data-pool='{expected}'][aria-busy='false']")
+    home.wait_for_selector(f"#lb-body[data-pool='{expected_pool}'][aria-busy='false']")
     for name in (home_name, away_name):
         row = home.locator(f"#lb-provisional tr[data-player='{name}']")
         assert row.locator("td.rating").inner_text().endswith("?")
