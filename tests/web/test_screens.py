@@ -44,7 +44,8 @@ EVENT_TEXTS = """async () => {
   ].map((e) => text(bobEventText(e, bob, who)));
   return {
     b9, bb,
-    homeWins: text(gameOverText({ winner: "home", score: { home: 2, away: 1 }, reason: "final" }, who)),
+    homeWins: text(gameOverText(
+      { winner: "home", score: { home: 2, away: 1 }, reason: "final" }, who)),
     awayWins: text(gameOverText({ winner: "away", score: { home: 1, away: 3 } }, who)),
     tie: text(gameOverText({ winner: null, score: { home: 4, away: 4 } }, who)),
   };
