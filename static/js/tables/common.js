@@ -70,7 +70,10 @@ export function waitingLine(model, side) {
 export function actionBar(model, prompt, buttons) {
   return h("section", { class: "prompt", "aria-live": "polite", "data-testid": "prompt", "data-key": "prompt" },
     h("div", { class: "bar-status", "data-key": "status" }, prompt),
-    model.lastOther ? h("p", { class: "their-action", "data-seq": model.lastOther.seq, "data-key": `their-${model.lastOther.seq}` }, "↪ ", model.lastOther.text) : null,
+    // Always one line, empty before the other side has moved, so the buttons below it never
+    // move when it fills.
+    model.lastOther ? h("p", { class: "their-action", "data-seq": model.lastOther.seq, "data-key": `their-${model.lastOther.seq}` }, "↪ ", model.lastOther.text)
+      : h("p", { class: "their-action empty", "data-key": "their-none", "aria-hidden": "true" }),
     h("div", { class: "actions", "data-key": "actions" }, buttons),
     h("p", { class: "bar-note", "data-toast-sink": "", "data-key": "note", role: "status" }));
 }
