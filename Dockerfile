@@ -8,6 +8,7 @@ COPY pyproject.toml README.md ./
 COPY app ./app
 COPY migrations ./migrations
 COPY static ./static
+COPY docs ./docs
 RUN pip install --no-cache-dir -e .
 
 # Inside the container the server listens on all interfaces so the published port reaches it;

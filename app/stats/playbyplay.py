@@ -17,8 +17,11 @@ appearance ended, the runs and RBI, and the outs and runners after it::
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from typing import Any
 
 from app.catalogue import CatalogueKeyError, words
@@ -76,12 +79,21 @@ def _lower_first(text: str) -> str:
     return text
 
 
+@cache
+def _b9_card_names() -> dict[str, dict[str, str]]:
+    """Bottom of the 9th player cards' names by id (a card in a line reads as its name)."""
+    source = resources.files("app.engines.bottom_of_the_ninth").joinpath("cards.json")
+    return {c["id"]: c["name"] for c in json.loads(source.read_text("utf-8"))["cards"]}
+
+
 def _b9_words(code: str, kind: str, lang: str) -> str | None:
     try:  # the engine is young; its words must never break a Base on Board page
         from app.engines.bottom_of_the_ninth import codes
     except ImportError:
         return None
 
+    if kind == "card" and code in _b9_card_names():
+        return _b9_card_names()[code][lang]
     table = codes.PA_CODES if kind == "pa" else codes.RESULT_CODES
     found = table.get(code) or codes.PA_CODES.get(code) or codes.TERMS.get(code)
     if found is None:
@@ -115,6 +127,8 @@ def name(code: str, kind: str, lang: str, game: str = BOB) -> str:
     found = _b9_words(code, kind, lang) if game == B9 else _bob_words(code, kind, lang)
     if found is None:
         return code
+    if game == B9 and kind == "card":
+        return found  # a player card is named, as on its face
     return found if lang == "ko" else f"{code} ({_lower_first(found)})"
 
 

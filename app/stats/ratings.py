@@ -15,7 +15,9 @@ A *pool* is a game kind as rated: ``"base-on-board:lite"``, ``"base-on-board:pro
 - **Provisional**: fewer than ``min_games`` rated games (default 10) or sigma above
   ``max_sigma`` (default 6.5; a new player starts at 25/3 ≈ 8.33, and about ten
   one-on-one games bring it near 6.3).
-- **Display rating**: the ordinal, mu − 3·sigma (0 for a new player), rounded to 2 decimals.
+- **Display rating** (what people read): ``1500 + 20 × ordinal``, the ordinal being
+  mu − 3·sigma (0 for a new player, so a newcomer shows 1500), rounded to a whole number and
+  never below 0; shown with a "?" while provisional. The raw ordinal stays in ``ordinal``.
 - **Leaderboard**: established (not provisional) players whose last rated game is at most
   ``active_days`` (default 30) before ``now``, highest ordinal first; ties broken by more
   games, then by player id.
@@ -38,6 +40,11 @@ DEFAULT_SIGMA = 25.0 / 3.0
 MIN_GAMES = 10
 PROVISIONAL_SIGMA = 6.5
 ACTIVE_DAYS = 30
+DISPLAY_BASE = 1500
+DISPLAY_SCALE = 20
+"""One openskill point is 20 display points: a newcomer (ordinal 0) shows 1500, and the
+ordinals seen between beginners and strong players (about -10 to 35) read 1300-2200, the
+range chess players know."""
 
 Status = Literal["finished", "abandoned", "unfinished"]
 
@@ -54,8 +61,8 @@ class Rating:
         return self.mu - 3.0 * self.sigma
 
     @property
-    def display(self) -> float:
-        return round(self.ordinal, 2)
+    def display(self) -> int:
+        return max(0, round(DISPLAY_BASE + DISPLAY_SCALE * self.ordinal))
 
     def provisional(
         self, min_games: int = MIN_GAMES, max_sigma: float = PROVISIONAL_SIGMA
@@ -65,7 +72,8 @@ class Rating:
     def to_json(self) -> dict[str, Any]:
         return {
             "mu": self.mu, "sigma": self.sigma, "games": self.games,
-            "rating": self.display, "provisional": self.provisional(),
+            "rating": self.display, "ordinal": round(self.ordinal, 2),
+            "provisional": self.provisional(),
             "last_played": None if self.last_played is None else self.last_played.isoformat(),
         }
 

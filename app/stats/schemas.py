@@ -11,7 +11,8 @@ from pydantic import BaseModel, Field
 class BoardPlayer(BaseModel):
     rank: int = Field(description="Place in its own list (established or provisional)")
     name: str
-    rating: float = Field(description="Display rating, mu − 3·sigma, 2 decimals")
+    rating: int = Field(description="Display rating: 1500 + 20·(mu − 3·sigma), at least 0")
+    ordinal: float = Field(description="mu − 3·sigma, 2 decimals (the order of the board)")
     mu: float
     sigma: float
     games: int = Field(description="Rated games in this pool")

@@ -60,6 +60,22 @@ def game_result(
                               finished_at=finished_at)
 
 
+def rating_preview(
+    teams: Mapping[str, Sequence[str]], guests: set[str], computer: str | None
+) -> str | None:
+    """Why a game with these seats would not be rated (``None``: it would be): ``solo`` (the
+    computer holds a side: only people are rated, :func:`record_game` sees one side), ``empty``
+    (a side has nobody yet) or ``guest`` (a side has only guests). The same rule as
+    :func:`app.stats.ratings.rated_teams`, asked before the game."""
+    if computer is not None:
+        return "solo"
+    if any(not teams.get(side) for side in ("home", "away")):
+        return "empty"
+    if ratings.rated_teams({s: list(teams[s]) for s in ("home", "away")}, guests) is None:
+        return "guest"
+    return None
+
+
 async def _teams(db: AsyncSession, game_id: str) -> tuple[dict[str, list[str]], set[str]]:
     rows = (await db.execute(
         select(GamePlayer.side, GamePlayer.account_id, Account.is_guest)

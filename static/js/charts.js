@@ -44,6 +44,6 @@ export function diceChart(die, { label = "" } = {}) {
     faces.map((f, i) => [
       s("rect", { x: PAD + i * bw + 2, y: y(f.observed), width: bw - 4, height: H - PAD - y(f.observed), class: "observed" }, s("title", {}, `${f.face}: ${f.observed} / ${f.expected}`)),
       s("line", { x1: PAD + i * bw, x2: PAD + (i + 1) * bw, y1: y(f.expected), y2: y(f.expected), class: "expected" }),
-      s("text", { x: PAD + i * bw + bw / 2, y: H - 8, class: "tick", "text-anchor": "middle" }, f.face),
+      s("text", { x: PAD + i * bw + bw / 2, y: H - 8, class: "tick", "text-anchor": "middle", translate: "no" }, f.face),
     ]));
 }

@@ -9,9 +9,15 @@ export function describe(error) {
 }
 
 let timer = null;
+let sink = null;
 
-/** Shows a message in the alert region for a few seconds. */
+/** Where a page wants its messages (the room: its action bar), instead of the line under the
+ * header; ``null`` gives them back to that line. */
+export function setToastSink(fn) { sink = fn; }
+
+/** Shows a message for a few seconds where it covers nothing. */
 export function toast(text, kind = "error") {
+  if (sink) { sink(text, kind); return; }
   const el = document.getElementById("toast");
   if (!el) return;
   el.textContent = text;

@@ -108,7 +108,8 @@ async def test_established_provisional_and_recent_games(fresh: LiveServer) -> No
         assert [(r["rank"], r["name"]) for r in established] == [(1, "ace"), (2, "deuce")]
         for row in established:
             stored = seeded["stored"][(ids[row["name"]], board["pool"])]
-            assert row["rating"] == round(stored.mu - 3 * stored.sigma, 2)
+            assert row["ordinal"] == round(stored.mu - 3 * stored.sigma, 2)
+            assert row["rating"] == max(0, round(1500 + 20 * (stored.mu - 3 * stored.sigma)))
             assert row["sigma"] <= 6.5 and row["provisional"] is False
             assert row["games"] == row["wins"] + row["losses"] + row["ties"]
         ace, deuce = established

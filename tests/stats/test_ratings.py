@@ -132,10 +132,21 @@ def test_provisional_and_leaderboard() -> None:
     # Ordinals: second and twin 28 - 9 = 19 (more games first), veteran 30 - 12 = 18.
     assert [(row.rank, row.player) for row in board] == [
         (1, "second"), (2, "twin"), (3, "veteran")]
-    assert board[2].rating.display == 18.0
-    assert board[2].to_json()["rating"] == 18.0
+    # Display: 1500 + 20 x ordinal, a whole number; the ordinal is kept beside it.
+    assert board[2].rating.display == 1500 + 20 * 18 == 1860
+    assert board[2].to_json()["rating"] == 1860
+    assert board[2].to_json()["ordinal"] == 18.0
     assert leaderboard(ratings, now, limit=1)[0].player == "second"
-    assert Rating().display == 0.0
+    assert Rating().display == 1500  # a newcomer
+
+
+def test_the_display_rating_is_never_negative_and_keeps_the_order() -> None:
+    # The "-1.83?" is a first rating a little under the start: it reads 1463.
+    assert Rating(25.0 - 1.83, 25.0 / 3.0).display == 1463
+    assert Rating(-100.0, 8.0).display == 0
+    ordinals = [Rating(mu, 5.0) for mu in (10.0, 20.0, 25.0, 30.0, 45.0)]
+    shown = [r.display for r in ordinals]
+    assert shown == sorted(shown) and all(isinstance(v, int) and v >= 0 for v in shown)
 
 
 def test_win_probability_is_the_library_prediction() -> None:

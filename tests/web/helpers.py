@@ -12,6 +12,29 @@ PRIORITY = (
     "#table button.action:not([disabled])",
 )
 
+ON_SCREEN = """e => {
+  const r = e.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0) return "not drawn";
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth)
+    return `outside the window: ${Math.round(r.top)}..${Math.round(r.bottom)} of ${innerHeight}`;
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const top = document.elementFromPoint(x, y);
+  return top && (top === e || e.contains(top)) ? "" : `covered by ${top?.outerHTML.slice(0, 80)}`;
+}"""
+"""Why an element cannot be seen and clicked where it is, without scrolling ("" when it can)."""
+
+
+COVERED = """sel => {
+  const note = document.querySelector(sel).getBoundingClientRect();
+  return [...document.querySelectorAll("button, a, input, select")].filter((el) => {
+    if (!el.checkVisibility() || el.closest(sel)) return false;
+    const r = el.getBoundingClientRect();
+    return r.width && r.height && r.left < note.right && note.left < r.right
+      && r.top < note.bottom && note.top < r.bottom;
+  }).map((el) => el.outerHTML.slice(0, 60));
+}"""
+"""The controls a message shown at ``sel`` lies over (there should be none)."""
+
 
 def register(page: Any, prefix: str) -> str:
     name = f"{prefix}{secrets.token_hex(3)}"
@@ -53,15 +76,32 @@ CARD_PRIORITY = (PRIORITY[0], "#table button.action[data-action='play']:not([dis
 """A player who plays a card whenever one is offered (so card stats have something to show)."""
 
 
-def click_next(page: Any, cards: bool = False) -> bool:
+class OffScreen(AssertionError):
+    """The move to make was not on the screen without scrolling."""
+
+
+def click_next(page: Any, cards: bool = False, on_screen: bool = False) -> bool:
     """Clicks what a player would: a roll first, else (``cards``) a card, else pass, else the
-    first offered choice."""
+    first offered choice. With ``on_screen`` the button must be visible and uncovered where it
+    is, without scrolling (as on a phone: the action bar)."""
     for selector in CARD_PRIORITY if cards else PRIORITY:
         button = page.locator(selector)
         if button.count():
             try:
-                button.first.click(timeout=1500)
+                first = button.first
+                if on_screen:
+                    why = first.evaluate(ON_SCREEN)
+                    if why:
+                        # A redraw between looking and measuring is not a failure: look again.
+                        page.wait_for_timeout(100)
+                        why = first.evaluate(ON_SCREEN) if first.count() else ""
+                    if why:
+                        raise OffScreen(f"{first.inner_text()!r} at seq "
+                                        f"{page.get_attribute('body', 'data-seq')}: {why}")
+                first.click(timeout=1500)
                 return True
+            except OffScreen:
+                raise
             except Exception:
                 return False
     return False
@@ -72,14 +112,15 @@ def over(page: Any) -> bool:
 
 
 def play_to_end(players: list[Any], limit_seconds: float = 300,
-                card_players: tuple[Any, ...] = ()) -> int:
+                card_players: tuple[Any, ...] = (), on_screen: bool = False) -> int:
     deadline = time.monotonic() + limit_seconds
     clicks = 0
     while not all(over(p) for p in players):
         assert time.monotonic() < deadline, f"game did not end after {clicks} clicks"
         acted = False
         for page in players:
-            if not over(page) and click_next(page, cards=page in card_players):
+            if not over(page) and click_next(page, cards=page in card_players,
+                                             on_screen=on_screen):
                 clicks += 1
                 acted = True
         if not acted:

@@ -18,6 +18,8 @@ def test_pages_render_in_both_languages(open_page: Any, locale: str, phone: bool
     lobby, board, signin = HEADINGS[locale]
     page.goto("/")
     assert page.inner_text("h1") == lobby
+    # The header is one line at every width, in both languages.
+    assert page.evaluate("document.querySelector('.topbar').offsetHeight") <= 56
     page.goto("/leaderboard")
     assert page.inner_text("h1") == board
     page.select_option("#lb-game", "bottom-of-the-9th")

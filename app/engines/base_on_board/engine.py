@@ -32,6 +32,7 @@ from app.engines.base_on_board.windows import (
     OFFENSE_WINDOW,
     answer_choices,
     card_choices,
+    card_moments,
 )
 from app.engines.dice import shuffled
 from app.engines.interface import (
@@ -169,7 +170,33 @@ class Engine:
             body["side"] = side
             body["hand"] = list(state.hands[side])
             body["legal_actions"] = self.legal_actions(state, side)
+            body["hand_notes"] = self.hand_notes(state, side, body["legal_actions"])
         return body
+
+    def hand_notes(self, state: State, side: Side, legal: list[Action]) -> list[JSON]:
+        """Why each card of ``side``'s hand that cannot be played now cannot: ``wait`` (the
+        other side is deciding), ``moment`` (the card is played at another moment: ``when``
+        lists the phases, ``answers`` the cards it answers), ``situation`` (this is its
+        moment but the runners, outs, count or die do not allow it) or ``rnh`` (run and hit
+        is the offense's card for this pitch, decision D17). Only the side's own view has
+        it; it reads nothing the side cannot see."""
+        playable = {a["card"] for a in legal if a["type"] == "play"}
+        head = state.queue[0] if state.queue and state.result is None else None
+        notes: list[JSON] = []
+        for code in dict.fromkeys(state.hands[side]):
+            if code in playable:
+                continue
+            when, answers = card_moments(code)
+            why = "moment"
+            if head is None or head[0] != side:
+                why = "wait"
+            elif (head[1] == "cards" and side == state.offense and state.play.get("rnh")
+                  and code in OFFENSE_WINDOW.get(str(state.play.get("phase")), ())):
+                why = "rnh"
+            elif code in self._window_codes(state, side, head[1]):
+                why = "situation"
+            notes.append({"code": code, "why": why, "when": when, "answers": answers})
+        return notes
 
     def outcome(self, state: State) -> Outcome | None:
         if state.result is None:

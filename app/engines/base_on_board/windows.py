@@ -55,6 +55,15 @@ ANSWERS: Final[dict[str, tuple[str, ...]]] = {
 _NO_CHOICE: Final[list[Choice]] = [{}]
 
 
+def card_moments(code: str) -> tuple[list[str], list[str]]:
+    """When ``code`` is ever played: the phases of the result windows that offer it, and the
+    cards it answers (a hand's greyed card tells its player this)."""
+    phases = [p for table in (OFFENSE_WINDOW, DEFENSE_WINDOW) for p, cs in table.items()
+              if code in cs]
+    answers = [card for card, cs in ANSWERS.items() if code in cs]
+    return phases, answers
+
+
 def _runners(bases: int, among: int) -> list[Choice]:
     return [{"runner": BASE_NAMES[bit]} for bit in runner_bits(bases & among)]
 

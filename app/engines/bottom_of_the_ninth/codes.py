@@ -16,6 +16,35 @@ RESULT_CODES: dict[str, tuple[str, str]] = {
     "CR:HR": ("crushed for a home run", "강타 홈런"),
 }
 
+PITCH_FACES: dict[str, tuple[str, str]] = {
+    "B": ("ball: outside the zone", "볼: 존 밖"),
+    "S": ("strike: inside the zone", "스트라이크: 존 안"),
+    "C": ("corner: paints the corner", "코너: 구석을 찌름"),
+}
+"""The pitch die's marks (decision D1); how each meets the swing is the table of §3.3."""
+
+POSITIONS: dict[str, tuple[str, str]] = {
+    "C": ("catcher", "포수"),
+    "1B": ("first base", "1루수"),
+    "2B": ("second base", "2루수"),
+    "3B": ("third base", "3루수"),
+    "SS": ("shortstop", "유격수"),
+    "LF": ("left field", "좌익수"),
+    "CF": ("centre field", "중견수"),
+    "RF": ("right field", "우익수"),
+    "infield": ("infield: 1B, 2B, 3B or SS", "내야: 1B, 2B, 3B, SS 중 하나"),
+    "outfield": ("outfield: LF, CF or RF", "외야: LF, CF, RF 중 하나"),
+    "utility": ("utility: any infield or outfield position", "유틸리티: 내야·외야 어디든"),
+}
+"""A batter card's position, or the positions a flexible card may take (decision D11)."""
+
+USAGES: dict[str, tuple[str, str]] = {
+    "starter": ("starter only", "선발 전용"),
+    "reliever": ("reliever only", "구원 전용"),
+    "either": ("starter or reliever", "선발·구원 모두"),
+}
+"""How a pitcher card may be used at set-up."""
+
 PA_CODES: dict[str, tuple[str, str]] = {
     "BB": ("walk", "볼넷"),
     "K": ("strikeout", "삼진"),

@@ -539,12 +539,12 @@ class Engine:
             dice.append({"die": "crush", "face": str(bonus)})
             record["crush_bonus"] = bonus
             outcome = rules.CRUSH_BONUS[bonus]
-            events.append(Event("swing_roll", {"swing": 6, "crush": bonus}))
+            crushed = "CR:X" if outcome == "contact" else "CR:" + outcome
+            events.append(Event("swing_roll", {"swing": 6, "crush": bonus, "result": crushed}))
+            record["result"] = crushed
             if outcome == "contact":
-                record["result"] = "CR:X"
                 self._start_race(state, events)
                 return
-            record["result"] = "CR:" + outcome
             bases_to = {"1B": 1, "2B": 2, "HR": 4}[outcome]
             runs = rules.advance(state.bases, bases_to)
             self._finish_pitch(state, outcome, runs, events)

@@ -4,15 +4,13 @@
 import { get } from "../api.js";
 import { clear, h } from "../dom.js";
 import { describe } from "../errors.js";
-import { lang, pick, sideName, t } from "../i18n.js";
-import { GAME_NAMES } from "./lobby.js";
-
-const TIERS = [["pro", "Pro"], ["lite", "Lite"], ["lite-extended", "Lite extended"]];
+import { lang, sideName, t } from "../i18n.js";
+import { GAMES, TIERS, gameName, tierName } from "../games.js";
 
 function chosenPool() {
   const params = new URLSearchParams(location.search);
-  const game = params.get("game") in GAME_NAMES ? params.get("game") : "base-on-board";
-  const tier = TIERS.some(([v]) => v === params.get("tier")) ? params.get("tier") : "pro";
+  const game = GAMES.includes(params.get("game")) ? params.get("game") : "base-on-board";
+  const tier = TIERS.includes(params.get("tier")) ? params.get("tier") : "pro";
   return { game, tier };
 }
 
@@ -27,7 +25,7 @@ function when(iso) {
 }
 
 function playerLink(name) {
-  return h("a", { href: `/players/${encodeURIComponent(name)}`, "data-link": true }, name);
+  return h("a", { href: `/players/${encodeURIComponent(name)}`, "data-link": true, translate: "no" }, name);
 }
 
 function record(row) {
@@ -43,8 +41,8 @@ function playersTable(id, titleId, rows, provisional) {
       h("td", {}, r.rank),
       h("th", { scope: "row", class: "name" }, playerLink(r.name)),
       h("td", { class: "rating", "data-rating": r.rating },
-        provisional ? h("span", { title: t("lb.provisional_title", { mu: r.mu.toFixed(1), sigma: r.sigma.toFixed(1) }) }, `${r.rating.toFixed(2)}?`)
-          : h("span", { title: `μ ${r.mu.toFixed(2)} · σ ${r.sigma.toFixed(2)}` }, r.rating.toFixed(2))),
+        provisional ? h("span", { title: t("lb.provisional_title", { mu: r.mu.toFixed(1), sigma: r.sigma.toFixed(1) }) }, `${r.rating}?`)
+          : h("span", { title: `μ ${r.mu.toFixed(2)} · σ ${r.sigma.toFixed(2)}` }, String(r.rating))),
       h("td", {}, r.games), h("td", {}, record(r)), h("td", {}, when(r.last_played)))))));
 }
 
@@ -71,9 +69,9 @@ function recentTable(games) {
 export function leaderboardPage(app) {
   const pool = chosenPool();
   const game = h("select", { id: "lb-game", name: "game" },
-    Object.entries(GAME_NAMES).map(([v, words]) => h("option", { value: v, selected: v === pool.game }, pick(words))));
+    GAMES.map((v) => h("option", { value: v, selected: v === pool.game }, gameName(v))));
   const tier = h("select", { id: "lb-tier", name: "tier" },
-    TIERS.map(([v, label]) => h("option", { value: v, selected: v === pool.tier }, label)));
+    TIERS.map((v) => h("option", { value: v, selected: v === pool.tier }, tierName(v))));
   const tierField = h("div", { class: "field" }, h("label", { for: "lb-tier" }, t("lobby.tier")), tier);
   const box = h("div", { id: "lb-body", "aria-live": "polite", "aria-busy": "true" }, t("common.loading"));
   let asked = 0;

@@ -1,15 +1,14 @@
-// Lobby: create a room for either game with every option; open and live rooms to join or watch.
+// Lobby: create a room for either game with every option; open and live rooms to join or
+// watch, with their options, timers, where a live game stands, the players' ratings and
+// whether the game is rated; filtered by game.
 import { get, post, session } from "../api.js";
 import { clear, h } from "../dom.js";
 import { describe, showError } from "../errors.js";
 import { pick, sideName, t } from "../i18n.js";
 import { loadCatalogue } from "../catalogue.js";
-import { navigate } from "../main.js";
-
-export const GAME_NAMES = {
-  "base-on-board": { en: "Base on Board", ko: "베이스 온 보드" },
-  "bottom-of-the-9th": { en: "Bottom of the 9th", ko: "9회말" },
-};
+import { GAMES, TIERS, gameName, tierName } from "../games.js";
+import { navigate } from "../nav.js";
+import { halfName } from "../tables/bob.js";
 
 function field(id, label, input) {
   input.id = id;
@@ -25,9 +24,9 @@ function checkbox(id, name, label) {
 }
 
 function bobOptions() {
-  return h("fieldset", { id: "options-bob" }, h("legend", {}, pick(GAME_NAMES["base-on-board"])),
+  return h("fieldset", { id: "options-bob" }, h("legend", {}, gameName("base-on-board")),
     field("opt-innings", t("lobby.innings"), select("innings", [["3", "3"], ["5", "5"], ["7", "7"], ["9", "9"]], "9")),
-    field("opt-tier", t("lobby.tier"), select("tier", [["pro", "Pro"], ["lite", "Lite"], ["lite-extended", "Lite extended"]], "pro")),
+    field("opt-tier", t("lobby.tier"), select("tier", TIERS.map((tier) => [tier, tierName(tier)]), "pro")),
     field("opt-challenges", t("lobby.challenges"), h("input", { name: "challenges", type: "number", min: 0, max: 5, value: 1 })),
     field("opt-extra", t("lobby.extra_innings"), h("input", { name: "extra_innings", type: "number", min: 0, max: 9, value: 3 })),
     field("opt-bats-first", t("lobby.bats_first"), select("bats_first", [["away", sideName("away")], ["home", sideName("home")]], "away")),
@@ -36,7 +35,7 @@ function bobOptions() {
 
 function ninthOptions(challenges) {
   const ids = Object.values(challenges || {});
-  return h("fieldset", { id: "options-ninth" }, h("legend", {}, pick(GAME_NAMES["bottom-of-the-9th"])),
+  return h("fieldset", { id: "options-ninth" }, h("legend", {}, gameName("bottom-of-the-9th")),
     field("opt-mode", t("lobby.mode"), select("mode", [["versus", t("lobby.versus")], ["solo", t("lobby.solo")]], "versus")),
     field("opt-solo-side", t("lobby.solo_side"), select("solo_side", [["home", sideName("home")], ["away", sideName("away")]], "home")),
     field("opt-challenge", t("lobby.challenge"), select("challenge", [["", "—"], ...ids.map((c) => [c.id, `${c.id} · ${pick(c.name)}`])], "")),
@@ -76,7 +75,7 @@ export function lobbyPage(app) {
   const list = h("div", { id: "rooms", "aria-live": "polite" }, t("common.loading"));
   const formError = h("p", { class: "form-error", role: "alert" });
   const optionsBox = h("div");
-  const kind = select("kind", Object.entries(GAME_NAMES).map(([k, v]) => [k, pick(v)]), "base-on-board");
+  const kind = select("kind", GAMES.map((k) => [k, gameName(k)]), "base-on-board");
   kind.id = "kind";
   let challenges = {};
 
@@ -124,18 +123,55 @@ export function lobbyPage(app) {
     : h("div", { class: "card" }, h("p", {}, t("lobby.signin_first")),
       h("a", { href: "/signin", "data-link": true, class: "button" }, t("nav.signin")));
 
+  const filter = select("kind", [["", t("lobby.all_games")], ...GAMES.map((k) => [k, gameName(k)])], "");
+  filter.id = "lobby-kind";
+  filter.classList.add("lobby-filter");
+  filter.addEventListener("change", refresh);
+  let asked = 0;
+
   async function refresh() {
+    const mine = ++asked;
     try {
-      const rooms = await get("/api/rooms");
-      if (!rooms.length) { clear(list, h("p", {}, t("lobby.none"))); return; }
+      const query = filter.value ? `?kind=${encodeURIComponent(filter.value)}` : "";
+      const { rooms } = await get(`/api/lobby${query}`);
+      if (mine !== asked) return;
+      if (!rooms.length) { clear(list, h("p", {}, t(filter.value ? "lobby.none_of_kind" : "lobby.none"))); return; }
       clear(list, h("ul", { class: "rooms" }, rooms.map(roomItem)));
-    } catch (error) { clear(list, h("p", { class: "form-error" }, describe(error))); }
+    } catch (error) { if (mine === asked) clear(list, h("p", { class: "form-error" }, describe(error))); }
+  }
+
+  /** What a room plays: its options and timers, in words. */
+  function facts(room) {
+    const o = room.options || {};
+    const parts = [];
+    if (room.kind === "base-on-board") {
+      parts.push(t("lobby.fact.innings", { n: o.innings ?? 9 }), tierName(o.tier ?? "pro"));
+      if (o.fast_play) parts.push(t("lobby.fact.fast_play"));
+    } else {
+      parts.push(t(o.mode === "solo" ? "lobby.solo" : "lobby.versus"));
+      parts.push(t(o.race === "turns" ? "lobby.fact.race_turns" : "lobby.fact.race_realtime"));
+    }
+    if (room.computer_side) parts.push(t("lobby.fact.computer", { side: sideName(room.computer_side) }));
+    const timers = room.timers || {};
+    if (timers.response_seconds) parts.push(t("lobby.fact.response", { s: Math.round(timers.response_seconds) }));
+    if (timers.roll_seconds) parts.push(t("lobby.fact.roll", { s: Math.round(timers.roll_seconds) }));
+    return parts.join(" · ");
+  }
+
+  function standing(room) {
+    const live = room.live;
+    if (!live) return null;
+    if (room.kind === "base-on-board") {
+      return t("lobby.live_bob", { half: halfName(live.inning, live.half), away: live.score?.away ?? 0, home: live.score?.home ?? 0, outs: live.outs ?? 0 });
+    }
+    return t("lobby.live_ninth", { runs: live.runs ?? 0, outs: live.outs ?? 0 });
   }
 
   function roomItem(room) {
     const seats = { home: [], away: [] };
-    for (const seat of room.seats) seats[seat.side].push(seat.name);
-    const joinButtons = me && room.status === "open"
+    for (const player of room.players) seats[player.side].push(player);
+    const mySeat = me && room.seats.some((s) => s.account_id === me.account.id);
+    const joinButtons = me && !mySeat && room.status === "open"
       ? ["home", "away"].filter((side) => !seats[side].length && side !== room.computer_side).map((side) =>
         h("button", { type: "button", class: "small", "data-join": side,
           onclick: async () => {
@@ -143,12 +179,17 @@ export function lobbyPage(app) {
             catch (error) { showError(error); }
           } }, t("lobby.join", { side: sideName(side) })))
       : [];
-    return h("li", { class: "room", "data-room": room.id },
-      h("strong", {}, pick(GAME_NAMES[room.kind] ?? { en: room.kind })),
-      h("span", { class: `badge ${room.status}` }, t(`room.status.${room.status}`)),
-      room.description ? h("span", { class: "hint room-notes" }, room.description) : null,
-      h("span", {}, `${room.teams?.away_name || sideName("away")}: ${seats.away.join(", ") || "—"}`),
-      h("span", {}, `${room.teams?.home_name || sideName("home")}: ${seats.home.join(", ") || "—"}`),
+    const names = (side) => seats[side].length ? seats[side].map((p, i) => [i ? ", " : "",
+      h("span", { translate: "no" }, p.name), p.guest ? ` (${t("lobby.guest")})` : ` (${p.rating}${p.provisional ? "?" : ""})`]) : "—";
+    const team = (side) => room.teams?.[`${side}_name`] ? h("span", { translate: "no" }, room.teams[`${side}_name`]) : sideName(side);
+    return h("li", { class: "room", "data-room": room.id, "data-kind": room.kind },
+      h("span", { class: "row" }, h("strong", {}, gameName(room.kind)),
+        h("span", { class: `badge ${room.status}` }, t(`room.status.${room.status}`)),
+        h("span", { class: "badge", "data-rated": room.rated ? "yes" : "no" }, room.rated ? t("lobby.rated") : t(`lobby.unrated.${room.reason}`))),
+      h("span", { class: "facts", "data-facts": "" }, facts(room)),
+      standing(room) ? h("span", { class: "standing" }, standing(room)) : null,
+      h("span", { "data-side": "away" }, team("away"), ": ", names("away")),
+      h("span", { "data-side": "home" }, team("home"), ": ", names("home")),
       h("span", { class: "row" }, joinButtons,
         h("a", { href: `/rooms/${room.id}`, "data-link": true, class: "button small secondary" },
           room.status === "live" ? t("lobby.watch") : t("lobby.open"))));
@@ -159,6 +200,7 @@ export function lobbyPage(app) {
       h("section", { class: "card", "aria-labelledby": "rooms-title" },
         h("div", { class: "row spread" }, h("h2", { id: "rooms-title" }, t("lobby.rooms")),
           h("button", { type: "button", class: "small secondary", onclick: refresh }, t("lobby.refresh"))),
+        h("div", { class: "field" }, h("label", { for: "lobby-kind" }, t("lobby.filter")), filter),
         list)));
   refresh();
   const timer = setInterval(refresh, 5000);

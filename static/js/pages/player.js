@@ -1,12 +1,13 @@
 // A player's page: record, batting / pitching lines and cards per pool, Bottom of the 9th stats,
 // recent games, and charts (rating over time, outcomes, dice).
-import { get } from "../api.js";
-import { bobWords, loadCatalogue } from "../catalogue.js";
+import { get, session } from "../api.js";
+import { signOut } from "../account.js";
+import { bobTerm, bobWords, loadCatalogue, withCodes } from "../catalogue.js";
 import { clear, h } from "../dom.js";
 import { describe } from "../errors.js";
-import { pick, sideName, t } from "../i18n.js";
+import { has, sideName, t, tn } from "../i18n.js";
 import { diceChart, lineChart, sharesChart } from "../charts.js";
-import { GAME_NAMES } from "./lobby.js";
+import { gameName, poolName } from "../games.js";
 
 // The rows of a pool's ``bottom_of_the_9th`` stats (app/stats/players.py NinthStats.to_json):
 // the count's key, and the key of its rate (null when the row has none).
@@ -32,17 +33,19 @@ function avg(rate) {
   return rate == null ? "—" : rate.toFixed(3).replace(/^0\./, ".");
 }
 
-/** The pool's name: the game, and the tier in brackets. */
-function poolTitle(pool) {
-  const [kind, tier] = pool.split(":");
-  return `${pick(GAME_NAMES[kind] ?? { en: kind })}${tier ? ` (${tier})` : ""}`;
+const poolTitle = poolName;
+
+/** Captions say "your side" to the player and "ann's side" to everyone else. */
+let owner = null;
+function whose(key, vars) {
+  return owner ? tn(`${key}_of`, { ...vars, name: h("span", { translate: "no" }, owner) }) : t(key, vars);
 }
 
 /** One line table (batting or pitching) of a pool: a header row of columns and one row of values. */
 function lineTable(key, line, columns, n) {
   return h("div", { class: "box" }, h("table", { class: `data line-table ${key}-table`, "data-line": key },
-    h("caption", {}, t(`player.${key}_caption`, { n })),
-    h("thead", {}, h("tr", {}, columns.map(([col]) => h("th", { scope: "col", "data-col": col }, t(`player.${key}.${col}`))))),
+    h("caption", {}, whose(`player.${key}_caption`, { n })),
+    h("thead", {}, h("tr", {}, columns.map(([col]) => h("th", { scope: "col", "data-col": col }, withCodes(t(`player.${key}.${col}`)))))),
     h("tbody", {}, h("tr", {}, columns.map(([col, format]) => h("td", { "data-col": col },
       format ? format(line[col]) : (line[col] ?? 0)))))));
 }
@@ -51,12 +54,9 @@ function lineTable(key, line, columns, n) {
 function cardTable(cards, cat, n) {
   const rows = Object.entries(cards);
   if (!rows.length) return null;
-  const name = (code) => {
-    const words = bobWords(cat, code, "card");
-    return words && words !== code ? `${code} · ${words}` : code;
-  };
+  const name = (code) => [bobTerm(cat, code, "card"), " ", bobWords(cat, code, "card")];
   return h("div", { class: "box" }, h("table", { class: "data card-table" },
-    h("caption", {}, t("player.cards_caption", { n })),
+    h("caption", {}, whose("player.cards_caption", { n })),
     h("thead", {}, h("tr", {}, [t("player.card"), t("player.card_played"), t("player.card_succeeded"), t("player.card_rate")].map((c) => h("th", { scope: "col" }, c)))),
     h("tbody", {}, rows.map(([code, c]) => h("tr", { "data-card": code },
       h("th", { scope: "row" }, name(code)),
@@ -83,7 +83,7 @@ function lineSections(stats, cat) {
       bob ? cardTable(s.cards || {}, cat, s.games) : null,
       bob && s.challenges > 0 ? h("p", { class: "challenges" }, t("player.challenges", {
         made: s.challenges, won: s.challenges_won ?? 0, rate: percent(s.challenge_success_rate) })) : null,
-      h("p", { class: "hint" }, t("player.lines_note")));
+      h("p", { class: "hint" }, whose("player.lines_note", {})));
   });
 }
 
@@ -103,16 +103,21 @@ function ninthSections(stats) {
         h("caption", {}, t("player.ninth_caption", { n: s.games })),
         h("thead", {}, h("tr", {}, [t("player.ninth_stat"), t("player.ninth_count"), t("player.ninth_rate")].map((c) => h("th", { scope: "col" }, c)))),
         h("tbody", {}, NINTH_ROWS.map(([key, rateKey]) => h("tr", { "data-stat": key },
-          h("th", { scope: "row" }, t(`player.ninth.${key}`)),
+          h("th", { scope: "row" }, withCodes(t(`player.ninth.${key}`))),
           h("td", { class: "count" }, b9[key] ?? 0),
           h("td", { class: "rate" }, rateKey ? percent(b9[rateKey]) : "—")))))),
-      h("p", { class: "hint" }, t("player.ninth_note")));
+      h("p", { class: "hint" }, whose("player.ninth_note", {})));
   });
 }
 
 export function playerPage(app, name) {
   const box = h("div", { "aria-busy": "true" }, t("common.loading"));
-  app.append(h("h1", { id: "player-title" }, t("player.title", { name })), box);
+  const me = session();
+  const mine = me && me.account.name.toLowerCase() === name.toLowerCase();
+  owner = mine ? null : name;
+  app.append(h("h1", { id: "player-title" }, tn("player.title", { name: h("span", { translate: "no" }, name) })),
+    ...(mine ? [h("p", {}, h("button", { type: "button", class: "secondary small", id: "signout", onclick: signOut }, t("nav.signout")))] : []),
+    box);
   Promise.all([get(`/api/players/${encodeURIComponent(name)}`), get(`/api/players/${encodeURIComponent(name)}/charts`),
     loadCatalogue("base-on-board").catch(() => null)])
     .then(([page, charts, cat]) => {
@@ -125,13 +130,17 @@ export function playerPage(app, name) {
       const ratingCharts = pools.map(([pool, points]) => {
         const label = poolTitle(pool);
         const last = points[points.length - 1];
-        return h("figure", { class: "chart-figure", "data-pool": pool },
+        return h("figure", { class: "chart-figure", "data-pool": pool, "data-points": points.length },
           lineChart(points.map((p) => p.rating), { label: `${t("player.rating")} · ${label}`, testid: "rating" }),
-          h("figcaption", {}, `${label}: ${last.rating}${last.provisional ? ` (${t("player.provisional")})` : ""} · μ ${last.mu.toFixed(2)} σ ${last.sigma.toFixed(2)} · ${t("lb.games")} ${last.games}`));
+          h("figcaption", { title: `μ ${last.mu.toFixed(2)} σ ${last.sigma.toFixed(2)}` },
+            `${label}: ${last.rating}${last.provisional ? "?" : ""}${last.provisional ? ` (${t("player.provisional")})` : ""} · ${t("player.rated_games", { n: last.games })}`));
       });
+      const dieName = (kind, die) => (has(`die.${die}`) ? t(`die.${die}`) : die);
       const dice = Object.entries(charts.dice || {}).flatMap(([kind, dies]) => dies.filter((d) => d.rolls).map((d) =>
-        h("figure", { class: "chart-figure" }, diceChart(d, { label: `${pick(GAME_NAMES[kind])} · ${d.die}` }),
-          h("figcaption", {}, `${pick(GAME_NAMES[kind])} · ${d.die}: ${d.rolls} · χ² ${d.chi_square} · p ${d.p_value}`))));
+        h("figure", { class: "chart-figure" }, diceChart(d, { label: `${gameName(kind)} · ${dieName(kind, d.die)}` }),
+          h("figcaption", {}, `${gameName(kind)} · ${dieName(kind, d.die)}: ${t("player.rolls", { n: d.rolls })} · χ² ${d.chi_square} · `,
+            h("span", { translate: "no" }, "p"), ` ${d.p_value}`))));
+      const noRating = page.games > 0 ? t("player.no_rated_games") : t("player.none");
       clear(box,
         h("table", { class: "data stats", id: "player-stats" },
           h("thead", {}, h("tr", {}, [t("lb.games"), t("lb.wins"), t("lb.losses"), t("lb.ties")].map((c) => h("th", { scope: "col" }, c)))),
@@ -139,15 +148,15 @@ export function playerPage(app, name) {
         lineSections(page.stats, cat),
         ninthSections(page.stats),
         h("div", { class: "charts" },
-          h("section", { class: "card" }, h("h2", {}, t("player.rating")), ratingCharts.length ? ratingCharts : h("p", {}, t("player.none")), h("p", { class: "hint" }, t("player.rating_note"))),
+          h("section", { class: "card", id: "rating-charts" }, h("h2", {}, t("player.rating")), ratingCharts.length ? ratingCharts : h("p", { id: "no-rating" }, noRating), h("p", { class: "hint" }, t("player.rating_note"))),
           h("section", { class: "card" }, h("h2", {}, t("player.shares")), sharesChart([
             { label: t("player.win"), value: page.wins }, { label: t("player.loss"), value: page.losses }, { label: t("player.tie"), value: page.ties }],
           { label: t("player.shares"), testid: "shares" }) ?? h("p", {}, t("player.none"))),
           h("section", { class: "card" }, h("h2", {}, t("player.dice")), dice.length ? dice : h("p", {}, t("player.none")))),
         h("h2", {}, t("player.recent")),
         page.recent.length ? h("ul", { class: "recent", id: "recent-games" }, page.recent.map((r) => h("li", {},
-          h("a", { href: `/games/${r.game_id}`, "data-link": true }, `${pick(GAME_NAMES[r.kind] ?? { en: r.kind })} · ${sideName(r.side)} · ${outcome(r)}`),
-          r.finished_at ? ` · ${new Date(r.finished_at).toLocaleString()}` : ""))) : h("p", {}, t("player.none")));
+          h("a", { href: `/games/${r.game_id}`, "data-link": true }, `${gameName(r.kind)} · ${sideName(r.side)} · ${outcome(r)}`),
+          r.finished_at ? ` · ${new Date(r.finished_at).toLocaleString(document.documentElement.lang)}` : ""))) : h("p", {}, t("player.none")));
     })
     .catch((error) => clear(box, h("p", { class: "form-error" }, describe(error))));
   return null;

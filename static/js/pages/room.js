@@ -1,17 +1,33 @@
 // A room: who sits where, the live table (playing or watching), the play-by-play, reconnects.
 import { get, post, session, setSession, token } from "../api.js";
 import { clear, h } from "../dom.js";
-import { describe, showError, toast } from "../errors.js";
-import { pick, sideName, t } from "../i18n.js";
+import { describe, setToastSink, showError, toast } from "../errors.js";
+import { sideName, t, tn } from "../i18n.js";
 import { loadCatalogue } from "../catalogue.js";
+import { gameName, poolName } from "../games.js";
+import { morph } from "../morph.js";
 import { RoomSocket } from "../socket.js";
-import { GAME_NAMES } from "./lobby.js";
 import { bobEventText, renderBob } from "../tables/bob.js";
 import { ninthEventText, renderNinth } from "../tables/ninth.js";
-import { tickCountdowns } from "../tables/common.js";
+import { gameOverText, tickCountdowns } from "../tables/common.js";
+import { sounds } from "../sound.js";
+import { showYourMove } from "../attention.js";
+import { timeoutNotice } from "../timeouts.js";
 
 const QUIET_ERRORS = new Set(["stale_seq", "conflict"]);
 const LOG_LIMIT = 300;
+const NOTE_MS = 5000;
+
+/** The side an event was made by, as far as the event tells. */
+function actorOf(kind, event) {
+  const d = event.data ?? event;
+  if (d.side === "home" || d.side === "away") return d.side;
+  if (kind === "bottom-of-the-9th") {
+    if (["pitch_roll", "relief", "bench"].includes(event.type)) return "away";
+    if (event.type === "swing_roll") return "home";
+  }
+  return null;
+}
 
 export function roomPage(app, roomId) {
   const me = session();
@@ -21,62 +37,101 @@ export function roomPage(app, roomId) {
   let latest = null;          // the newest state or snapshot message
   let busy = false;
   let pending = null;         // id of the command in flight
-  let log = [];               // [{seq, text}]
+  let log = [];               // [{seq, event}], oldest first
+  let lines = new Map();      // seq -> drawn <li> (dropped when the language changes)
   let dice = {};
   let race = null;
   let presence = {};
   let historyFor = null;
+  let lastOther = null;       // {seq, event}: the newest action of another side
+  let rating = null;          // GET /api/rooms/{id}/rating
+  let note = null;            // {text, kind} shown in the action bar's message line
+  let noteTimer = null;
+  let notice = null;          // the last time-out notice for this side
+  const timeouts = timeoutNotice();
 
   const seatsBox = h("div", { class: "seats", id: "seats" });
+  const ratedLine = h("p", { class: "rated hint", id: "rated" });
+  const roomNote = h("p", { class: "room-note", role: "status", id: "room-note" });
   const tableBox = h("div", { id: "table", "aria-busy": "true" }, t("common.loading"));
   const overBox = h("div", { id: "game-over", "aria-live": "polite" });
   const logList = h("ol", { class: "pbp", id: "pbp", "aria-live": "polite", "aria-relevant": "additions" });
   const title = h("h1", { id: "room-title" }, t("common.loading"));
   const role = h("p", { id: "role", class: "role" });
 
-  app.append(title, role, seatsBox, h("div", { class: "room-layout" },
+  app.append(title, h("div", { class: "room-head" }, role, ratedLine), seatsBox, roomNote, h("div", { class: "room-layout" },
     h("div", {}, tableBox, overBox),
     h("section", { class: "card pbp-box", "aria-labelledby": "pbp-title" }, h("h2", { id: "pbp-title" }, t("game.playbyplay")), logList)));
 
-  const eventText = (event) => {
-    if (!room || !cat) return null;
-    if (event.type === "seed_reveal") return t("pbp.seed", { seed: `${String(event.seed).slice(0, 16)}…` });
-    if (event.type === "game_end") {
-      return event.result?.reason === "claim" ? `${t("game.over")}: ${t("game.winner", { side: sideName(event.result.winner) })} (${t("pbp.claim")})` : null;
-    }
-    return room.kind === "base-on-board" ? bobEventText(event, cat, room.teams) : ninthEventText(event, cat, room.teams);
+  const kind = () => room?.kind ?? latest?.game?.kind;
+  /** A side's name: the team's own name (not translated) or Home / Away. */
+  const who = (s) => {
+    const name = room?.teams?.[`${s}_name`];
+    return name ? h("span", { class: "team", translate: "no" }, name) : sideName(s);
   };
 
-  function drawLog() {
-    clear(logList, log.slice().reverse().map((line) => h("li", { "data-seq": line.seq }, line.text)));
+  const eventText = (event) => {
+    if (!cat) return null;
+    if (event.type === "seed_reveal") return tn("pbp.seed", { seed: h("code", { translate: "no" }, `${String(event.seed).slice(0, 16)}…`) });
+    if (event.type === "game_end") {
+      return event.result?.reason === "claim" ? [`${t("game.over")}: `, ...gameOverText(event.result, who, false), ` · ${t("pbp.claim")}`] : null;
+    }
+    return kind() === "base-on-board" ? bobEventText(event, cat, who) : ninthEventText(event, cat, who);
+  };
+
+  function lineFor(item) {
+    let li = lines.get(item.seq);
+    if (!li) {
+      const text = eventText(item.event);
+      const by = actorOf(kind(), item.event);
+      li = h("li", { "data-seq": item.seq, class: by && side && by !== side ? "theirs" : undefined }, text);
+      lines.set(item.seq, li);
+    }
+    return li;
   }
 
-  function relog() {
-    // Words follow the language: rebuild lines from the events kept with them.
-    log = log.map((line) => ({ ...line, text: line.event ? eventText(line.event) ?? line.text : line.text }));
+  function drawLog() {
+    const shown = log.filter((item) => eventText(item.event) !== null);
+    logList.replaceChildren(...shown.slice().reverse().map(lineFor));
   }
 
   /** Keeps what the table shows from events (last dice, race rolls); ``fresh`` animates. */
-  function note(event, fresh) {
+  function noteEvent(event, fresh) {
     const d = event.data ?? event;  // events arrive flat: {type, ...data}
-    if (event.type === "game_start") { dice = {}; race = null; }
-    if (room?.kind === "base-on-board") {
+    if (event.type === "game_start") { dice = {}; race = null; lastOther = null; }
+    if (kind() === "base-on-board") {
       if (event.type === "roll" && d.die === "pitch") { delete dice.bat; delete dice.hit; }
       if (event.type === "roll") dice[d.die] = { face: d.face, fresh };
     } else {
       if (event.type === "pitch_roll") { dice = { control: { face: d.control, fresh }, pitch: { face: d.pitch, fresh } }; }
-      if (event.type === "swing_roll") dice.swing = { face: d.swing, fresh, words: d.result ?? "" };
+      if (event.type === "swing_roll") {
+        dice.swing = { face: d.swing, fresh, words: d.crush ? "" : d.result ?? "" };
+        if (d.crush) dice.crush = { face: d.crush, fresh, words: d.result ?? "" };
+      }
       if (event.type === "race_start") race = { ...d, rolls: { home: [], away: [] } };
       if (event.type === "race_roll" && race) race.rolls[d.side] = [...(race.rolls[d.side] || []), d.face];
     }
   }
 
   function track(seq, event) {
-    if (event.type === "game_start") log = [];
-    note(event, true);
-    const text = eventText(event);
-    if (text && !(log.length && seq <= log[log.length - 1].seq)) log.push({ seq, text, event });
+    if (event.type === "game_start") { log = []; lines = new Map(); }
+    noteEvent(event, true);
+    if (!(log.length && seq <= log[log.length - 1].seq)) log.push({ seq, event });
     if (log.length > LOG_LIMIT) log = log.slice(-LOG_LIMIT);
+    const by = actorOf(kind(), event);
+    if (by && by !== side && eventText(event) !== null) lastOther = { seq, event };
+    sounds.forEvent(event, kind());
+    timeouts.event(seq, event);
+  }
+
+  function seatName(name) {
+    return h("a", { href: `/players/${encodeURIComponent(name)}`, "data-link": true, class: "player", translate: "no" }, name);
+  }
+
+  function ratingOf(name) {
+    const row = rating?.players?.find((p) => p.name === name);
+    if (!row || row.guest) return null;
+    return h("span", { class: "seat-rating", title: t("room.rating_title") }, `${row.rating}${row.provisional ? "?" : ""}`);
   }
 
   function drawSeats() {
@@ -85,9 +140,9 @@ export function roomPage(app, roomId) {
     for (const seat of room.seats) seats[seat.side].push(seat.name);
     const mySeat = me && room.seats.find((s) => s.account_id === me.account.id);
     const joins = [];
-    if (me && room.status !== "live") {
+    if (me && !mySeat && room.status !== "live") {
       for (const s of ["away", "home"]) {
-        if (!seats[s].length && mySeat?.side !== s && room.computer_side !== s) {
+        if (!seats[s].length && room.computer_side !== s) {
           joins.push(h("button", { type: "button", id: `join-${s}`, onclick: () => join(s) }, t(`room.join_${s}`)));
         }
       }
@@ -100,48 +155,96 @@ export function roomPage(app, roomId) {
     }
     clear(seatsBox,
       ["away", "home"].map((s) => h("div", { class: "seat", "data-seat": s, style: room.teams?.[`${s}_color`] ? `border-color:${room.teams[`${s}_color`]}` : undefined },
-        h("strong", {}, room.teams?.[`${s}_name`] || sideName(s)), " ",
-        seats[s].length ? seats[s].map((name) => h("a", { href: `/players/${encodeURIComponent(name)}`, "data-link": true, class: "player" },
-          name, " ", h("span", { class: presence[name] ? "presence on" : "presence", title: presence[name] ? t("room.connected") : t("room.away_from_table") },
+        h("strong", {}, who(s)), " ",
+        seats[s].length ? seats[s].map((name) => h("span", { class: "seated" }, seatName(name), " ", ratingOf(name), " ",
+          h("span", { class: presence[name] ? "presence on" : "presence", title: presence[name] ? t("room.connected") : t("room.away_from_table") },
             presence[name] ? "●" : "○"), h("span", { class: "sr-only" }, presence[name] ? t("room.connected") : t("room.away_from_table"))))
           : room.computer_side === s ? h("span", { class: "player" }, t("room.computer")) : "—")),
       h("div", { class: "row" }, joins,
-        h("button", { type: "button", class: "secondary", id: "invite", onclick: copyInvite }, t("room.invite"))),
-      room.status === "open" ? h("p", { class: "hint" }, t("room.waiting")) : null);
+        h("button", { type: "button", class: "secondary", id: "invite", onclick: copyInvite }, t("room.invite"))));
   }
 
   function drawTitle() {
     if (!room) return;
-    title.textContent = `${pick(GAME_NAMES[room.kind] ?? { en: room.kind })} · ${t(`room.status.${room.status}`)}`;
+    title.textContent = `${gameName(room.kind)} · ${t(`room.status.${room.status}`)}`;
     role.textContent = side ? t("room.you_are", { side: sideName(side) }) : t("room.spectating");
     role.dataset.side = side || "spectator";
+    if (!rating) { ratedLine.textContent = ""; return; }
+    const guests = rating.players.filter((p) => p.guest).map((p) => p.name);
+    const why = rating.rated ? t("room.rated", { pool: poolName(rating.pool) })
+      : t(`room.unrated.${rating.reason}`, { names: guests.join(", ") });
+    ratedLine.textContent = why;
+    ratedLine.dataset.rated = rating.rated ? "yes" : "no";
+    ratedLine.dataset.reason = rating.reason ?? "";
+  }
+
+  function drawWaiting() {
+    tableBox.setAttribute("aria-busy", "false");
+    clear(tableBox, h("div", { class: "card waiting", "data-testid": "waiting" },
+      h("p", {}, t(room?.status === "open" ? "room.waiting" : "common.loading")),
+      room?.status === "open" ? h("p", { class: "hint" }, t("room.waiting_hint")) : null));
   }
 
   function drawTable() {
-    if (!latest || !cat) return;
+    if (!latest || !cat) { if (room && !latest) drawWaiting(); return; }
+    const mine = side ? latest.legal_actions || [] : [];
     const model = {
-      view: latest.view, legal: latest.legal_actions || [], header: latest.game, seq: latest.seq,
-      side, cat, busy, teams: room?.teams || {}, dice, race,
-      send: (action) => send(action),
+      view: latest.view, legal: mine, header: latest.game, seq: latest.seq,
+      side, cat, busy, teams: room?.teams || {}, dice, race, who,
+      lastOther: lastOther ? { seq: lastOther.seq, text: eventText(lastOther.event) } : null,
     };
     tableBox.setAttribute("aria-busy", "false");
-    const focused = document.activeElement?.dataset?.action;
-    clear(tableBox, latest.game.kind === "base-on-board" ? renderBob(model) : renderNinth(model));
+    tableBox.dataset.status = latest.game.status;
+    const drawn = latest.game.kind === "base-on-board" ? renderBob(model) : renderNinth(model);
+    if (tableBox.firstElementChild?.classList.contains("table")) morph(tableBox, drawn); else clear(tableBox, drawn);
+    drawNote();
     for (const key of Object.keys(dice)) dice[key].fresh = false;
     tickCountdowns(tableBox);
-    if (focused) tableBox.querySelector(`button[data-action="${focused}"]:not([disabled])`)?.focus();
+    showYourMove(mine.length > 0 && latest.game.status === "live", gameName(latest.game.kind));
     drawOver();
+    watchBar();
+    if (latest.game.status === "live") bringTableIntoView(latest.game.game_id);
+  }
+
+  // The page leaves room under the table for the fixed action bar (phone widths), as tall as
+  // the bar is now, so nothing ends up hidden behind it.
+  const barSize = new ResizeObserver(() => {
+    const bar = tableBox.querySelector(".prompt") ?? overBox.querySelector(".over");
+    const fixed = bar && getComputedStyle(bar).position === "fixed";
+    document.body.style.setProperty("--bar-space", fixed ? `${bar.offsetHeight + 16}px` : "0px");
+  });
+  let barWatched = null;
+  function watchBar() {
+    const bar = tableBox.querySelector(".prompt") ?? overBox.querySelector(".over");
+    if (bar === barWatched) return;
+    if (barWatched) barSize.unobserve(barWatched);
+    barWatched = bar;
+    if (bar) barSize.observe(bar);
+  }
+  let scrolledTo = null;
+  /** On a phone, a game that starts (or is opened) brings the table into view once. */
+  function bringTableIntoView(gameId) {
+    if (scrolledTo === gameId || !side || !matchMedia("(max-width: 759px)").matches) return;
+    scrolledTo = gameId;
+    tableBox.scrollIntoView({ block: "start" });
+  }
+
+  function drawNote() {
+    const sink = tableBox.querySelector("[data-toast-sink]");
+    if (!sink) return;
+    const parts = [];
+    if (notice) parts.push(h("span", { class: "timeout-note", "data-testid": "timeout-note" }, notice));
+    if (note) parts.push(h("span", { class: `note ${note.kind}` }, note.text));
+    clear(sink, parts);
   }
 
   function drawOver() {
     const game = latest?.game;
     if (!game || game.status === "live") { clear(overBox); return; }
     const result = game.result || {};
-    const who = (s) => room?.teams?.[`${s}_name`] || sideName(s);
     clear(overBox, h("div", { class: "card over", "data-testid": "game-over" },
       h("h2", {}, t("game.over")),
-      h("p", { class: "result" }, result.winner ? t("game.winner", { side: who(result.winner) }) : t("game.tie"),
-        result.score && room?.kind === "base-on-board" ? ` ${result.score.away ?? ""}–${result.score.home ?? ""}` : "", result.reason ? ` (${result.reason})` : ""),
+      h("p", { class: "result" }, gameOverText(result, who, room?.kind === "base-on-board" && result.reason !== "claim")),
       h("div", { class: "row" },
         h("a", { class: "button", href: `/games/${game.game_id}`, "data-link": true, id: "record-link" }, t("room.record")),
         side ? h("button", { type: "button", class: "secondary", id: "rematch", onclick: rematch }, t("room.rematch")) : null)));
@@ -150,19 +253,34 @@ export function roomPage(app, roomId) {
   function drawAll() { drawTitle(); drawSeats(); drawTable(); drawLog(); }
 
   function send(action) {
-    if (busy) return;
     const roll = action.type === "race_roll" || action.type === "close_race";
+    if (busy && !roll) return;
+    sounds.unlock();
     const id = socket.act(action, roll ? undefined : latest?.seq);
     if (!id) { toast(t("conn.reconnecting")); return; }
+    timeouts.acted(latest?.seq);
+    notice = null;
     pending = id;
     if (!roll) { busy = true; drawTable(); }
+  }
+
+  tableBox.addEventListener("click", (event) => {
+    const button = event.target.closest?.("button[data-act]");
+    if (!button || button.disabled || !tableBox.contains(button)) return;
+    send(JSON.parse(button.dataset.act));
+  });
+
+  async function loadRating() {
+    try { rating = await get(`/api/rooms/${encodeURIComponent(roomId)}/rating`); drawTitle(); drawSeats(); } catch { /* shown next time */ }
   }
 
   async function loadRoom() {
     try {
       room = await get(`/api/rooms/${encodeURIComponent(roomId)}`);
       if (!cat) cat = await loadCatalogue(room.kind);
+      lines = new Map();
       drawAll();
+      loadRating();
     } catch (error) {
       clear(tableBox, h("p", { class: "form-error" }, describe(error)));
     }
@@ -187,10 +305,8 @@ export function roomPage(app, roomId) {
       const older = [];
       for (const item of body.events) {
         if (item.seq > upTo) continue;
-        if (replayDice) note(item.event, false);
-        if (known.has(item.seq)) continue;
-        const text = eventText(item.event);
-        if (text) older.push({ seq: item.seq, text, event: item.event });
+        if (replayDice) noteEvent(item.event, false);
+        if (!known.has(item.seq)) older.push({ seq: item.seq, event: item.event });
       }
       log = [...older, ...log].sort((a, b) => a.seq - b.seq).slice(-LOG_LIMIT);
       drawLog();
@@ -199,10 +315,10 @@ export function roomPage(app, roomId) {
   }
 
   async function join(s) {
-    try { room = await post(`/api/rooms/${roomId}/join`, { side: s }); drawAll(); } catch (error) { showError(error); }
+    try { room = await post(`/api/rooms/${roomId}/join`, { side: s }); drawAll(); loadRating(); } catch (error) { showError(error); }
   }
   async function leave() {
-    try { room = await post(`/api/rooms/${roomId}/leave`); drawAll(); } catch (error) { showError(error); }
+    try { room = await post(`/api/rooms/${roomId}/leave`); drawAll(); loadRating(); } catch (error) { showError(error); }
   }
   async function rematch() {
     try { room = await post(`/api/rooms/${roomId}/rematch`); drawAll(); } catch (error) { showError(error); }
@@ -212,6 +328,17 @@ export function roomPage(app, roomId) {
     try { await navigator.clipboard.writeText(link); toast(t("room.copied"), "info"); }
     catch { window.prompt(t("room.invite"), link); }
   }
+
+  // Messages go where they cover nothing: the action bar's message line while a game is on,
+  // else the line under the seats.
+  setToastSink((text, kindOf) => {
+    note = { text, kind: kindOf };
+    clearTimeout(noteTimer);
+    noteTimer = setTimeout(() => { note = null; roomNote.textContent = ""; drawNote(); }, NOTE_MS);
+    if (tableBox.querySelector("[data-toast-sink]") && latest?.game?.status === "live") { roomNote.textContent = ""; drawNote(); return; }
+    roomNote.textContent = text;
+    roomNote.dataset.kind = kindOf;
+  });
 
   function onMessage(message) {
     switch (message.type) {
@@ -230,11 +357,15 @@ export function roomPage(app, roomId) {
       case "state": {
         const newGame = latest?.game?.game_id !== message.game.game_id;
         const statusChanged = latest?.game?.status !== message.game.status;
+        const said = side ? timeouts.state(message, side) : null;
+        if (said) notice = said;
         latest = message;
         document.body.dataset.seq = String(message.seq);
         busy = false;
         pending = null;
+        if (newGame) notice = null;
         if (newGame || statusChanged || !room || room.status !== (message.game.status === "live" ? "live" : "finished")) loadRoom();
+        sounds.forState(message, side);
         drawTable();
         drawLog();
         if (message.type === "snapshot") loadHistory(message.game.game_id, message.seq);
@@ -243,13 +374,17 @@ export function roomPage(app, roomId) {
       case "ack":
         if (message.id === pending) { pending = null; }
         break;
-      case "error":
+      case "error": {
         if (message.id && message.id === pending) { pending = null; busy = false; drawTable(); }
-        if (!QUIET_ERRORS.has(message.code)) showError(message);
+        // A race is rolled as fast as one likes: the server's cap drops the extra rolls, and
+        // that is no mistake of the player's.
+        const quiet = QUIET_ERRORS.has(message.code) || message.code === "roll_rate";
+        if (!quiet) showError(message);
         if (message.code === "bad_token") { setSession(null); socket.token = null; }  // watch instead
         if (message.code === "not_found" && !message.id) socket.close();
         if (message.code === "stale_seq" || message.code === "conflict") socket.send({ type: "sync", last_seq: latest?.seq ?? null, game_id: latest?.game?.game_id });
         break;
+      }
       default:
         break;
     }
@@ -257,7 +392,6 @@ export function roomPage(app, roomId) {
 
   const conn = document.getElementById("conn");
   function onStatus(status) {
-    (window.__connLog ||= []).push(status);
     conn.dataset.status = status;
     document.body.dataset.conn = status;
     if (status === "online") {
@@ -270,7 +404,6 @@ export function roomPage(app, roomId) {
   }
 
   const socket = new RoomSocket(roomId, token(), onMessage, onStatus);
-  window.__roomSocket = socket;  // for the browser tests' dropped-connection check
   loadRoom().then(() => socket.connect());
   loadPresence();
   const clock = setInterval(() => tickCountdowns(tableBox), 500);
@@ -281,9 +414,13 @@ export function roomPage(app, roomId) {
       socket.close();
       clearInterval(clock);
       clearInterval(poll);
+      clearTimeout(noteTimer);
+      setToastSink(null);
+      showYourMove(false);
+      barSize.disconnect();
+      document.body.style.removeProperty("--bar-space");
       conn.hidden = true;
-      delete window.__roomSocket;
     },
-    relabel() { relog(); drawAll(); },
+    relabel() { lines = new Map(); drawAll(); },
   };
 }

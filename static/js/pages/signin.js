@@ -3,7 +3,7 @@ import { post, setSession } from "../api.js";
 import { h } from "../dom.js";
 import { describe, toast } from "../errors.js";
 import { t } from "../i18n.js";
-import { navigate } from "../main.js";
+import { navigate } from "../nav.js";
 
 export function signinPage(app) {
   const back = new URLSearchParams(location.search).get("next") || "/";

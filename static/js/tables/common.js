@@ -1,11 +1,11 @@
 // Pieces both tables use: dice faces, the bases diamond, outs, countdowns, action buttons.
 import { h, s } from "../dom.js";
-import { sideName, t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 
-/** A die showing ``face`` with its words; ``fresh`` plays the roll animation once. */
+/** A die showing ``face``; ``words`` (text or nodes) say what it means; ``fresh`` animates. */
 export function die(label, face, words, fresh = false, testid = "") {
-  return h("figure", { class: `die${fresh ? " rolling" : ""}${face == null ? " blank" : ""}`, "data-die": testid || label },
-    h("div", { class: "face", "aria-hidden": "true" }, face == null ? "–" : String(face)),
+  return h("figure", { class: `die${fresh ? " rolling" : ""}${face == null ? " blank" : ""}`, "data-die": testid || label, "data-key": `die-${testid || label}` },
+    h("div", { class: "face", "aria-hidden": "true", translate: "no" }, face == null ? "–" : String(face)),
     h("figcaption", {}, h("span", { class: "die-name" }, label), face == null ? "" : h("span", { class: "die-words" }, words)));
 }
 
@@ -14,8 +14,8 @@ export function diamond(bases) {
   const on = (i) => (bases || "000")[i] === "1";
   const base = (x, y, i) => s("rect", { x: x - 9, y: y - 9, width: 18, height: 18, transform: `rotate(45 ${x} ${y})`,
     class: on(i) ? "base on" : "base" });
-  const names = ["1B", "2B", "3B"].filter((_, i) => on(i));
-  return h("div", { class: "diamond", role: "img", "aria-label": `${t("game.bases")}: ${names.join(", ") || "—"}`, "data-bases": bases },
+  const names = [1, 2, 3].filter((_, i) => on(i)).map((n) => t("game.base_n", { n }));
+  return h("div", { class: "diamond", role: "img", "aria-label": `${t("game.bases")}: ${names.join(", ") || t("game.bases_empty")}`, "data-bases": bases },
     s("svg", { viewBox: "0 0 120 100", width: 120, height: 100 },
       s("path", { d: "M60 90 L105 50 L60 10 L15 50 Z", class: "infield" }),
       base(105, 50, 0), base(60, 12, 1), base(15, 50, 2),
@@ -43,22 +43,47 @@ export function tickCountdowns(root) {
   const now = Date.now();
   for (const el of root.querySelectorAll("[data-deadline]")) {
     const left = Math.max(0, Math.ceil((Date.parse(el.dataset.deadline) - now) / 1000));
-    el.textContent = `${t("game.countdown", { s: left })}`;
+    const text = t("game.countdown", { s: left });
+    if (el.textContent !== text) el.textContent = text;
     el.classList.toggle("urgent", left <= 5);
   }
 }
 
-/** A button that sends ``action``; ``big`` for roll buttons. */
+/** A button that sends ``action`` (read by the page's one click handler from ``data-act``, so
+ * the button may be kept across redraws); its key is the action, so the same action keeps
+ * the same button. ``big`` for roll buttons. */
 export function actionButton(model, action, label, { big = false, title = "", extra = "" } = {}) {
+  const act = JSON.stringify(action);
   return h("button", {
-    type: "button", class: `action${big ? " big" : ""} ${extra}`, "data-action": action.type,
-    title: title || undefined, disabled: model.busy || undefined,
-    onclick: () => model.send(action),
+    type: "button", class: `action${big ? " big" : ""} ${extra}`.trim(), "data-action": action.type,
+    "data-act": act, "data-key": act, title: title || undefined, disabled: model.busy || undefined,
   }, label);
 }
 
 export function waitingLine(model, side) {
   if (!side) return null;
   if (side === model.side) return h("strong", { class: "your-move" }, t("game.your_move"));
-  return h("span", {}, t("game.their_move", { side: sideName(side) }));
+  return h("span", {}, tn("game.their_move", { side: model.who(side) }));
+}
+
+/** The action bar: whose move, the other side's last action, the buttons, a message line. */
+export function actionBar(model, prompt, buttons) {
+  return h("section", { class: "prompt", "aria-live": "polite", "data-testid": "prompt", "data-key": "prompt" },
+    h("div", { class: "bar-status", "data-key": "status" }, prompt),
+    // Always one line, empty before the other side has moved, so the buttons below it never
+    // move when it fills.
+    model.lastOther ? h("p", { class: "their-action", "data-seq": model.lastOther.seq, "data-key": `their-${model.lastOther.seq}` }, "↪ ", model.lastOther.text)
+      : h("p", { class: "their-action empty", "data-key": "their-none", "aria-hidden": "true" }),
+    h("div", { class: "actions", "data-key": "actions" }, buttons),
+    h("p", { class: "bar-note", "data-toast-sink": "", "data-key": "note", role: "status" }));
+}
+
+/** "Home wins 2–1 (final)": the winner's score first; a tie "Tie game 2–2". */
+export function gameOverText(result, who, withScore = true) {
+  const score = withScore && result.score && Object.keys(result.score).length ? result.score : null;
+  const reason = result.reason ? ` (${t(`reason.${String(result.reason).replaceAll(" ", "_")}`)})` : "";
+  if (!result.winner) return [`${t("game.tie")}${score ? ` ${score.home}–${score.away}` : ""}${reason}`];
+  const loser = result.winner === "home" ? "away" : "home";
+  const line = score ? ` ${score[result.winner]}–${score[loser]}` : "";
+  return [...tn("game.winner", { side: who(result.winner) }), `${line}${reason}`];
 }

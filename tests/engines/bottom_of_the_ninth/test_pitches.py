@@ -80,6 +80,9 @@ def test_crush_bonus_hits_skip_the_run_phase(bonus: int, code: str, bases_after:
     assert record["result"] == code
     assert record["crush_bonus"] == bonus
     assert record["bases_after"] == bases_after
+    # The swing event says what the crush did (the browser shows it as the roll lands).
+    swing = next(e for e in events if e.type == "swing_roll")
+    assert swing.data == {"swing": 6, "crush": bonus, "result": code}
     assert record["race"] is None
     assert state.phase in ("stare", "cleanup")
 

@@ -1,0 +1,30 @@
+// The rules: /rules lists both games; /rules/<game> is the game's guide in the page's
+// language, written on the server from docs/rules/<game>.guide.md and the word catalogue.
+import { get } from "../api.js";
+import { clear, h } from "../dom.js";
+import { describe } from "../errors.js";
+import { lang, t } from "../i18n.js";
+import { GAMES, gameName } from "../games.js";
+
+export function rulesIndexPage(app) {
+  app.append(h("h1", {}, t("rules.title")),
+    h("ul", { class: "rules-list", id: "rules-list" }, GAMES.map((game) => h("li", { class: "card", "data-game": game },
+      h("h2", {}, h("a", { href: `/rules/${game}`, "data-link": true }, gameName(game))),
+      h("p", {}, t(`rules.blurb.${game}`))))));
+  return null;
+}
+
+export function rulesPage(app, game) {
+  const box = h("article", { class: "rules", id: "rules", "aria-busy": "true" }, t("common.loading"));
+  app.append(h("p", {}, h("a", { href: "/rules", "data-link": true }, `← ${t("rules.title")}`)), box);
+  get(`/api/rules/${encodeURIComponent(game)}?lang=${lang()}`)
+    .then((page) => {
+      // The server's HTML: rendered from the project's own documents with every text escaped.
+      box.innerHTML = page.html;
+      box.setAttribute("aria-busy", "false");
+      box.dataset.game = game;
+      document.title = `${page.title} · ${t("brand")}`;
+    })
+    .catch((error) => clear(box, h("p", { class: "form-error" }, describe(error))));
+  return null;
+}
