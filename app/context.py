@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from app.db import Database
 from app.engine_catalog import EngineCatalog
+from app.offload import CpuWork
 from app.settings import Settings
 from app.throttle import Throttle
 
@@ -29,6 +30,8 @@ class ServerContext:
     commands: CommandPath = field(init=False)
     presence: Presence = field(init=False)
     sessions: OpenSessions = field(init=False)
+    cpu: CpuWork = field(default_factory=CpuWork)
+    """Where a request's CPU-bound work runs (:mod:`app.offload`)."""
     timer_wakeup: asyncio.Event = field(default_factory=asyncio.Event)
     timer_planned: datetime | None = None
     """When the timer runner means to look next; a sooner deadline wakes it."""

@@ -30,8 +30,9 @@ from app.realtime.presence import seat_connected
 from app.rooms.models import Room, Seat
 from app.rooms.views import lobby as lobby_rooms
 from app.stats import ratings
+from app.stats.baselines import dice_table
 from app.stats.models import PlayerRating
-from app.stats.queries import rating_history
+from app.stats.queries import dice_counts, rating_history
 from app.stats.store import game_pool, rating_preview
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -170,19 +171,20 @@ async def _records(db: Db, game_id: str) -> list[dict[str, Any]]:
 
 
 @router.get("/api/games/{game_id}/record", tags=["stats"])
-async def game_record(game_id: str, db: Db) -> dict[str, Any]:
+async def game_record(game_id: str, db: Db, ctx: Ctx) -> Response:
     """Box score, play-by-play (ko and en) and the situation after every pitch, for the game
     record page and its replay scrubber. While a game is live this is what has been thrown."""
-    from app.stats.records import as_records
-    from app.stats.replay import export_game, state_at
-
     game = await db.get(Game, game_id)
     if game is None:
         raise ApiError("not_found", "no such game", 404)
-    records = await _records(db, game_id)
-    document = export_game(records, {"game_id": game.id, "kind": game.kind})
-    rows = as_records(records)
-    document["states"] = [state_at(rows, n) for n in range(len(rows) + 1)]
+    return await ctx.cpu.json(_record_document, await _records(db, game_id), game.id, game.kind)
+
+
+def _record_document(records: list[dict[str, Any]], game_id: str, kind: str) -> dict[str, Any]:
+    from app.stats.replay import export_game, states
+
+    document = export_game(records, {"game_id": game_id, "kind": kind})
+    document["states"] = states(records)
     document.pop("pitches", None)
     document["seqs"] = [r["seq"] for r in records]
     document["dice"] = [r.get("dice") or [] for r in records]
@@ -193,9 +195,8 @@ async def game_record(game_id: str, db: Db) -> dict[str, Any]:
 async def player_charts(name: str, db: Db, limit: int = Query(200, ge=1, le=1000)
                         ) -> dict[str, Any]:
     """What the player page draws: results in order (for the rating line and the outcome
-    shares) and the faces of every die this player's games rolled (for dice fairness)."""
-    from app.stats.analysis import dice_fairness
-
+    shares) and the faces of every die this player's games rolled (for dice fairness, counted
+    by the database)."""
     account = await db.scalar(select(Account).where(Account.name_key == name.casefold()))
     if account is None:
         raise ApiError("not_found", "no such player", 404)
@@ -215,14 +216,8 @@ async def player_charts(name: str, db: Db, limit: int = Query(200, ge=1, le=1000
                       "finished_at": finished.isoformat() if finished else None})
     for kind in GAMES:
         ids = [g["game_id"] for g in games if g["kind"] == kind]
-        if not ids:
-            continue
-        pitches = await db.scalars(select(Pitch).where(Pitch.game_id.in_(ids)))
-        records = [pitch_out(p) for p in pitches]
-        try:
-            fairness[kind] = [d.to_json() for d in dice_fairness(records, kind).values()]
-        except Exception:  # a young engine's die names must not break the page
-            fairness[kind] = []
+        if ids:
+            fairness[kind] = dice_table(kind, await dice_counts(db, ids))
     return {"name": account.name, "games": games, "dice": fairness,
             "ratings": await rating_history(db, account.id)}
 

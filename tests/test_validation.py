@@ -9,7 +9,7 @@ import json
 import httpx
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from app.bots.client import ws_url
 from app.validation import BadText, check_tree
@@ -97,6 +97,10 @@ async def test_socket_bad_text_gets_bad_message_and_the_socket_stays(live: LiveS
         assert (await client.next(lambda m: m["type"] == "pong"))["type"] == "pong"
         summary = (await table.http.get(f"/api/games/{table.game_id}")).json()
         assert summary["seq"] == table.seq
+        # A NUL in the socket's address: refused before the handshake completes.
+        with pytest.raises(InvalidStatus):
+            async with connect(ws_url(live.url, "ab%00c")):
+                pass
         # A surrogate in the hello token: an error, then the documented close (1008).
         async with connect(ws_url(live.url, table.room_id)) as ws:
             await ws.send(f'{{"type": "hello", "token": {SURROGATE}}}')

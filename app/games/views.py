@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query
 from sqlalchemy import select
 
 from app.accounts.models import Account
-from app.deps import Db, MaybeAccount
+from app.deps import Ctx, Db, MaybeAccount
 from app.engines.dice import hmac_below
 from app.engines.interface import Side, parse_side
 from app.errors import ApiError
@@ -38,7 +38,7 @@ async def _game(db: Db, game_id: str) -> Game:
 
 
 @router.get("/games/{game_id}", response_model=GameSummary)
-async def game_summary(game_id: str, db: Db) -> GameSummary:
+async def game_summary(game_id: str, db: Db, ctx: Ctx) -> GameSummary:
     game = await _game(db, game_id)
     lines, runs = await stats.line_score(db, game)
     players: dict[str, list[str]] = {"home": [], "away": []}
@@ -59,7 +59,7 @@ async def game_summary(game_id: str, db: Db) -> GameSummary:
         status=game.status, options=game.options, seq=game.seq, seed_hash=game.seed_hash,
         result=game.result, players=players, line_score=lines,  # type: ignore[arg-type]
         runs=runs, pitches=pitches, started_at=game.started_at, finished_at=game.finished_at,
-        box_score=box_score(records).to_json(),
+        box_score=(await ctx.cpu.run(box_score, records)).to_json(),
     )
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from fastapi.responses import Response
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -31,6 +32,7 @@ from app.engines.dice import HmacDice
 from app.engines.interface import GameEngine
 from app.games.models import Command, Game, Pitch
 from app.games.pitches import pitch_out
+from app.offload import CpuWork
 from app.stats.replay import export_game
 
 EXPORT_VERSION = 1
@@ -87,19 +89,26 @@ async def engine_state_at(
     return {"applied_seq": at, "view": engine.view(state, None), "state": engine.to_json(state)}
 
 
-async def export(db: AsyncSession, game: Game) -> dict[str, Any]:
-    """The whole game as one document (the seed only once the game is over)."""
+async def export(db: AsyncSession, game: Game, cpu: CpuWork) -> Response:
+    """The whole game as one JSON document (the seed and actions only once the game is
+    over). The rows are read here; the document is built and encoded off the loop."""
     over = game.status != "live"
-    document = export_game(await records(db, game.id), {
+    meta = {
         "format": "bob-game-export", "version": EXPORT_VERSION,
         "game_id": game.id, "kind": game.kind, "options": game.options, "status": game.status,
         "result": game.result, "seq": game.seq, "seed_hash": game.seed_hash,
         "seed": game.seed if over else None,
         "started_at": game.started_at.isoformat(),
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
-    })
-    document["actions"] = await actions(db, game.id) if over else []
-    return document
+    }
+    played = await actions(db, game.id) if over else []
+    return await cpu.json(_export_document, await records(db, game.id), meta, played)
+
+
+def _export_document(
+    rows: list[dict[str, Any]], meta: dict[str, Any], played: list[dict[str, Any]]
+) -> dict[str, Any]:
+    return {**export_game(rows, meta), "actions": played}
 
 
 def replay_export(catalog: EngineCatalog, document: Mapping[str, Any]) -> Any:

@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, bindparam, case, func, literal, or_, select
+from sqlalchemy import ColumnElement, and_, bindparam, case, func, literal, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import Account
@@ -357,3 +357,33 @@ def pools_of(game: str | None, tier: str | None) -> Sequence[str] | None:
     if game == "base-on-board":
         return [ratings.pool(game, tier or DEFAULT_TIER)]
     return [ratings.pool(game)]
+
+
+_DICE_COUNTS = {
+    "postgresql": (
+        "SELECT d ->> 'die', d ->> 'face', count(*) FROM pitch p"
+        " CROSS JOIN LATERAL jsonb_array_elements(p.dice) AS d"
+        " WHERE p.game_id IN :ids GROUP BY 1, 2"
+    ),
+    "sqlite": (
+        "SELECT json_extract(d.value, '$.die'), json_extract(d.value, '$.face'), count(*)"
+        " FROM pitch p, json_each(p.dice) AS d WHERE p.game_id IN :ids GROUP BY 1, 2"
+    ),
+}
+
+
+async def dice_counts(db: AsyncSession, game_ids: Sequence[str]) -> dict[str, dict[str, int]]:
+    """How often each face of each die came up in these games, counted by the database: the
+    pitch rows themselves never come into Python (a player's page may cover a thousand
+    games)."""
+    if not game_ids:
+        return {}
+    statement = text(_DICE_COUNTS[db.get_bind().dialect.name]).bindparams(
+        bindparam("ids", expanding=True))
+    counts: dict[str, dict[str, int]] = {}
+    for start in range(0, len(game_ids), 500):
+        rows = await db.execute(statement, {"ids": list(game_ids[start:start + 500])})
+        for die, face, n in rows:
+            faces = counts.setdefault(str(die), {})
+            faces[str(face)] = faces.get(str(face), 0) + int(n)
+    return counts

@@ -40,16 +40,43 @@ def _replay(rows: list[dict[str, Any]], n: int) -> dict[str, Any]:
             "balls": 0, "strikes": 0, "outs": 0, "bases": "000",
         }
     else:
-        last = rows[n - 1]
-        situation = {
-            "inning": last["inning"], "half": last["half"], "offense": last["offense"],
-            "batter": int(last["batter"]) + (last.get("pa_result") is not None),
-            "balls": last["balls_after"], "strikes": last["strikes_after"],
-            "outs": last["outs_after"], "bases": last["bases_after"],
-        }
+        situation = _after(rows[n - 1])
     return {
         "pitches": n, "seq": rows[n - 1].get("seq") if n else None, **situation,
         "score": score, "hits": hits, "line": line,
+    }
+
+
+def states(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The situation after every number of pitches, 0 to all: ``state_at(records, n)`` for
+    each ``n``, in one pass instead of one replay each."""
+    rows = as_records(records)
+    out = [_replay(rows, 0)]
+    score = dict.fromkeys(SIDES, 0)
+    hits = dict.fromkeys(SIDES, 0)
+    line: dict[str, list[int]] = {side: [] for side in SIDES}
+    key = None
+    for n, record in enumerate(rows, start=1):
+        offense = str(record["offense"])
+        if (record["inning"], record["half"]) != key:
+            key = (record["inning"], record["half"])
+            line[offense].append(0)
+        score[offense] += int(record["runs"])
+        line[offense][-1] += int(record["runs"])
+        hits[offense] += record.get("pa_result") in HITS
+        out.append({
+            "pitches": n, "seq": record.get("seq"), **_after(record), "score": dict(score),
+            "hits": dict(hits), "line": {side: list(runs) for side, runs in line.items()},
+        })
+    return out
+
+
+def _after(last: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "inning": last["inning"], "half": last["half"], "offense": last["offense"],
+        "batter": int(last["batter"]) + (last.get("pa_result") is not None),
+        "balls": last["balls_after"], "strikes": last["strikes_after"],
+        "outs": last["outs_after"], "bases": last["bases_after"],
     }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
+from fastapi.responses import Response
 from sqlalchemy import select
 
 from app.accounts.models import Account
@@ -139,14 +140,14 @@ async def _game(db: Db, game_id: str) -> Game:
     "lines": [{"seq": 12, "inning": 1, "half": "top", "text": "1회초 1번 타자: 볼 (B)"}],
 }))
 async def playbyplay(
-    game_id: str, db: Db, lang: Literal["ko", "en"] = "en",
+    game_id: str, db: Db, ctx: Ctx, lang: Literal["ko", "en"] = "en",
     by: Literal["pitch", "pa"] = Query("pitch", description="one line per pitch or per PA"),
 ) -> dict[str, Any]:
     """Play-by-play in Korean or English, from the pitch records."""
     game = await _game(db, game_id)
     rows = await gamelog.records(db, game.id)
-    lines = play_by_play(rows, lang, game.kind) if by == "pitch" else plate_appearances(
-        rows, lang, game.kind)
+    lines = await ctx.cpu.run(
+        play_by_play if by == "pitch" else plate_appearances, rows, lang, game.kind)
     return {"game_id": game.id, "lang": lang, "by": by, "lines": [x.to_json() for x in lines]}
 
 
@@ -182,10 +183,10 @@ async def replay(
                  "action": {"type": "roll", "side": "away"}}],
     "pitches": ["…records…"], "box_score": {}, "play_by_play": {"ko": [], "en": []},
 }))
-async def export(game_id: str, db: Db) -> dict[str, Any]:
+async def export(game_id: str, db: Db, ctx: Ctx) -> Response:
     """The whole game as JSON: options, seed and actions (once over), pitch records, box
     score, play-by-play. ``app.stats.gamelog.replay_export`` replays it with the engine."""
-    return await gamelog.export(db, await _game(db, game_id))
+    return await gamelog.export(db, await _game(db, game_id), ctx.cpu)
 
 
 # ------------------------------------------------------------------------------ analysis

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from app.stats.replay import export_game, state_at, state_at_seq
+from app.stats.replay import export_game, state_at, state_at_seq, states
 from tests.stats.build import one_inning_game
 
 
@@ -44,3 +44,12 @@ def test_export_is_json() -> None:
     assert body["box_score"]["score"] == {"away": 3, "home": 3}
     assert len(body["play_by_play"]["ko"]) == len(body["pitches"]) == 22
     assert len(body["plate_appearances"]["en"]) == 13
+
+
+def test_states_in_one_pass_equal_each_replay() -> None:
+    from tests.stats.sim import games
+
+    built = [one_inning_game(), *(g.records for g in games())]
+    for records in built:
+        assert states(records) == [state_at(records, n) for n in range(len(records) + 1)]
+    assert states([]) == [state_at([], 0)]

@@ -174,8 +174,8 @@ class Engine:
         return body
 
     def hand_notes(self, state: State, side: Side, legal: list[Action]) -> list[JSON]:
-        """Why each card of ``side``'s hand that cannot be played now cannot: ``wait`` (the
-        other side is deciding), ``moment`` (the card is played at another moment: ``when``
+        """Why each card of ``side``'s hand that cannot be played now cannot: ``over`` (the
+        game is over), ``wait`` (the other side is deciding), ``moment`` (the card is played at another moment: ``when``
         lists the phases, ``answers`` the cards it answers), ``situation`` (this is its
         moment but the runners, outs, count or die do not allow it) or ``rnh`` (run and hit
         is the offense's card for this pitch, decision D17). Only the side's own view has
@@ -188,7 +188,9 @@ class Engine:
                 continue
             when, answers = card_moments(code)
             why = "moment"
-            if head is None or head[0] != side:
+            if state.result is not None:
+                why = "over"
+            elif head is None or head[0] != side:
                 why = "wait"
             elif (head[1] == "cards" and side == state.offense and state.play.get("rnh")
                   and code in OFFENSE_WINDOW.get(str(state.play.get("phase")), ())):

@@ -31,12 +31,17 @@ function actorOf(kind, event) {
 
 export function roomPage(app, roomId) {
   const me = session();
+  const query = new URLSearchParams(location.search);
+  const invited = { side: ["home", "away"].includes(query.get("side")) ? query.get("side") : null,
+    token: query.get("invite") };
+  if (!invited.side) invited.token = null;
   let room = null;
   let cat = null;
   let side = null;
   let latest = null;          // the newest state or snapshot message
   let busy = false;
   let pending = null;         // id of the command in flight
+  const raceRolls = new Set(); // ids of race rolls sent: their refusals are never the player's fault
   let log = [];               // [{seq, event}], oldest first
   let lines = new Map();      // seq -> drawn <li> (dropped when the language changes)
   let dice = {};
@@ -140,12 +145,19 @@ export function roomPage(app, roomId) {
     for (const seat of room.seats) seats[seat.side].push(seat.name);
     const mySeat = me && room.seats.find((s) => s.account_id === me.account.id);
     const joins = [];
-    if (me && !mySeat && room.status !== "live") {
+    // Before the first game anyone may take an empty side; once a game has started a side is
+    // joined only with its invitation (the page's ?side=&invite= from a member's link).
+    const started = room.status !== "open" || room.games_played > 0;
+    if (me && !mySeat && !started) {
       for (const s of ["away", "home"]) {
         if (!seats[s].length && room.computer_side !== s) {
           joins.push(h("button", { type: "button", id: `join-${s}`, onclick: () => join(s) }, t(`room.join_${s}`)));
         }
       }
+    }
+    if (me && !mySeat && started && invited.token && room.computer_side !== invited.side) {
+      joins.push(h("button", { type: "button", id: `join-${invited.side}`, onclick: () => join(invited.side, invited.token) },
+        t("room.join_invited", { side: sideName(invited.side) })));
     }
     if (!me) joins.push(h("a", { class: "button", href: `/signin?next=${encodeURIComponent(location.pathname)}`, "data-link": true }, t("nav.signin")));
     if (mySeat && room.status !== "live") joins.push(h("button", { type: "button", class: "secondary", id: "leave", onclick: leave }, t("room.leave")));
@@ -161,7 +173,8 @@ export function roomPage(app, roomId) {
             presence[name] ? "●" : "○"), h("span", { class: "sr-only" }, presence[name] ? t("room.connected") : t("room.away_from_table"))))
           : room.computer_side === s ? h("span", { class: "player" }, t("room.computer")) : "—")),
       h("div", { class: "row" }, joins,
-        h("button", { type: "button", class: "secondary", id: "invite", onclick: copyInvite }, t("room.invite"))));
+        h("button", { type: "button", class: "secondary", id: "invite", onclick: copyInvite },
+          mySeat ? t("room.invite_side", { side: sideName(mySeat.side) }) : t("room.invite"))));
   }
 
   function drawTitle() {
@@ -258,6 +271,7 @@ export function roomPage(app, roomId) {
     sounds.unlock();
     const id = socket.act(action, roll ? undefined : latest?.seq);
     if (!id) { toast(t("conn.reconnecting")); return; }
+    if (roll) { raceRolls.add(id); if (raceRolls.size > 200) raceRolls.delete(raceRolls.values().next().value); }
     timeouts.acted(latest?.seq);
     notice = null;
     pending = id;
@@ -314,8 +328,9 @@ export function roomPage(app, roomId) {
     } catch { /* the live log still works */ }
   }
 
-  async function join(s) {
-    try { room = await post(`/api/rooms/${roomId}/join`, { side: s }); drawAll(); loadRating(); } catch (error) { showError(error); }
+  async function join(s, invite) {
+    const body = invite ? { side: s, invite } : { side: s };
+    try { room = await post(`/api/rooms/${roomId}/join`, body); drawAll(); loadRating(); } catch (error) { showError(error); }
   }
   async function leave() {
     try { room = await post(`/api/rooms/${roomId}/leave`); drawAll(); loadRating(); } catch (error) { showError(error); }
@@ -324,7 +339,13 @@ export function roomPage(app, roomId) {
     try { room = await post(`/api/rooms/${roomId}/rematch`); drawAll(); } catch (error) { showError(error); }
   }
   async function copyInvite() {
-    const link = room?.invite_link || location.href;
+    // A member hands out its side's invitation (the only way onto a side once a game has
+    // started); anyone else, the room's link for watching.
+    const mine = me && room?.seats.find((s) => s.account_id === me.account.id);
+    let link = room?.invite_link || location.href;
+    if (mine) {
+      try { link = (await get(`/api/rooms/${roomId}/invite`)).link; } catch (error) { showError(error); return; }
+    }
     try { await navigator.clipboard.writeText(link); toast(t("room.copied"), "info"); }
     catch { window.prompt(t("room.invite"), link); }
   }
@@ -377,8 +398,10 @@ export function roomPage(app, roomId) {
       case "error": {
         if (message.id && message.id === pending) { pending = null; busy = false; drawTable(); }
         // A race is rolled as fast as one likes: the server's cap drops the extra rolls, and
-        // that is no mistake of the player's.
-        const quiet = QUIET_ERRORS.has(message.code) || message.code === "roll_rate";
+        // a roll that lands after the race is decided is refused; neither is the player's
+        // mistake.
+        const quiet = QUIET_ERRORS.has(message.code) || message.code === "roll_rate"
+          || raceRolls.has(message.id);
         if (!quiet) showError(message);
         if (message.code === "bad_token") { setSession(null); socket.token = null; }  // watch instead
         if (message.code === "not_found" && !message.id) socket.close();

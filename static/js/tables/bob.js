@@ -34,6 +34,7 @@ export function lineScore(view, teams = {}) {
 /** Why a card of the hand cannot be played now, in words (from the view's ``hand_notes``). */
 function why(model, note) {
   if (!note) return "";
+  if (note.why === "over") return t("hand.why.over");
   if (note.why === "wait") return tn("hand.why.wait", { side: model.who(model.view.waiting?.side) });
   if (note.why === "situation") return t("hand.why.situation");
   if (note.why === "rnh") return t("hand.why.rnh");

@@ -41,3 +41,10 @@ def test_spectators_and_the_other_side_never_see_a_hand_or_its_notes() -> None:
     assert "hand_notes" not in table.engine.view(table.state, None)
     assert list(notes(table, table.defense)) == ["CS2"]
     assert list(notes(table, table.offense)) == ["SB2"]
+
+
+def test_after_the_game_every_card_says_the_game_is_over() -> None:
+    table = situation(bases="000", offense_hand=["SB2"], defense_hand=["CS2"])
+    table.state.result = {"winner": "home", "reason": "innings"}
+    for side in ("home", "away"):
+        assert {n["why"] for n in notes(table, side).values()} == {"over"}
