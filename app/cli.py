@@ -30,6 +30,7 @@ def _simulate(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from app.logs import config
     from app.settings import get_settings
 
     settings = get_settings()
@@ -37,7 +38,8 @@ def _serve(args: argparse.Namespace) -> int:
         "app.main:app",
         host=args.host or settings.host,
         port=args.port or settings.port,
-        log_level="info",
+        log_config=config(settings.log_level, settings.log_json),
+        log_level=settings.log_level,
         ws_max_size=settings.ws_hard_limit_bytes,
         ws_per_message_deflate=settings.ws_compression,
     )

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from app.db import Database
 from app.engine_catalog import EngineCatalog
+from app.metrics import Metrics
 from app.offload import CpuWork
 from app.settings import Settings
 from app.throttle import Throttle
@@ -16,8 +17,10 @@ from app.throttle import Throttle
 if TYPE_CHECKING:
     from app.games.broadcast import Broadcaster
     from app.games.commands import CommandPath
+    from app.games.ownership import Ownership
     from app.realtime.presence import Presence
     from app.realtime.sessions import OpenSessions
+    from app.realtime.watch import RoomWatch
 
 
 @dataclass
@@ -27,9 +30,12 @@ class ServerContext:
     catalog: EngineCatalog
     broadcaster: Broadcaster
     throttle: Throttle
+    metrics: Metrics
+    ownership: Ownership
     commands: CommandPath = field(init=False)
     presence: Presence = field(init=False)
     sessions: OpenSessions = field(init=False)
+    watch: RoomWatch = field(init=False)
     cpu: CpuWork = field(default_factory=CpuWork)
     """Where a request's CPU-bound work runs (:mod:`app.offload`)."""
     timer_wakeup: asyncio.Event = field(default_factory=asyncio.Event)

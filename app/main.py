@@ -13,7 +13,8 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy import text
 from starlette.exceptions import HTTPException
 
@@ -21,6 +22,7 @@ from app import collector
 from app.accounts.views import router as accounts_router
 from app.context import ServerContext
 from app.db import Database
+from app.deps import Address
 from app.engine_catalog import EngineCatalog, default_catalog
 from app.errors import (
     DATABASE_ERRORS,
@@ -32,27 +34,38 @@ from app.errors import (
 )
 from app.games.broadcast import Broadcaster, InProcessBroadcaster
 from app.games.commands import CommandPath
+from app.games.ownership import LocalOwnership, Ownership, RedisOwnership
 from app.games.timers import TimerRunner
 from app.games.views import router as games_router
+from app.metrics import Metrics
 from app.middleware import RejectBadText
 from app.realtime.presence import Presence
 from app.realtime.sessions import OpenSessions
 from app.realtime.views import router as realtime_router
+from app.realtime.watch import RoomWatch
 from app.rooms.views import router as rooms_router
 from app.settings import Settings, get_settings
 from app.stats.refresher import AnalysisRefresher
 from app.throttle import Throttle
 
 
-def make_broadcaster(settings: Settings) -> Broadcaster:
+def make_broadcaster(settings: Settings, metrics: Metrics) -> Broadcaster:
     if settings.redis_url:
         from app.games.redis_broadcast import RedisBroadcaster
 
         return RedisBroadcaster(
-            settings.redis_url, settings.redis_channel_prefix, settings.ws_send_queue,
-            settings.redis_notice_channel,
+            settings.redis_url, settings.redis_channel_prefix, settings.redis_notice_channel,
+            metrics,
         )
-    return InProcessBroadcaster(settings.ws_send_queue)
+    return InProcessBroadcaster()
+
+
+def make_ownership(settings: Settings, metrics: Metrics) -> Ownership:
+    """Room leases in Redis when several processes share the rooms, else this one owns all."""
+    if settings.redis_url:
+        return RedisOwnership(settings.redis_url, settings.redis_lease_prefix,
+                              settings.room_lease_seconds, metrics)
+    return LocalOwnership()
 
 
 def create_app(
@@ -66,23 +79,30 @@ def create_app(
     own process (tests start many apps in one process)."""
     settings = settings or get_settings()
 
+    metrics = Metrics()
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         ctx = ServerContext(
             settings=settings,
             db=Database(settings.database_url, settings.db_pool_size),
             catalog=catalog or default_catalog(),
-            broadcaster=broadcaster or make_broadcaster(settings),
+            broadcaster=broadcaster or make_broadcaster(settings, metrics),
             throttle=Throttle(settings.redis_url),
+            metrics=metrics,
+            ownership=make_ownership(settings, metrics),
         )
         ctx.commands = CommandPath(ctx)
         ctx.presence = Presence(ctx.db, settings.presence_heartbeat_seconds)
         ctx.sessions = OpenSessions(ctx.db, settings.presence_heartbeat_seconds)
+        ctx.watch = RoomWatch(ctx.db, ctx.ownership, metrics, settings.ws_heartbeat_seconds)
         ctx.broadcaster.on_notice(ctx.sessions.on_notice)
         await ctx.broadcaster.start()
         app.state.ctx = ctx
         tasks = [asyncio.create_task(ctx.presence.run_forever()),
                  asyncio.create_task(ctx.sessions.run_forever()),
+                 asyncio.create_task(ctx.watch.run_forever()),
+                 asyncio.create_task(ctx.ownership.run_forever()),
                  asyncio.create_task(
                      AnalysisRefresher(ctx.db, settings.analysis_refresh_seconds).run_forever()
                  )]
@@ -98,6 +118,7 @@ def create_app(
             for task in tasks:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            await ctx.ownership.close()
             await ctx.broadcaster.close()
             await ctx.db.dispose()
 
@@ -115,6 +136,15 @@ def create_app(
     app.add_exception_handler(Exception, unexpected_error_handler)
     app.add_middleware(RejectBadText)
 
+    @app.get("/metrics", tags=["ops"], include_in_schema=False)
+    async def prometheus_metrics(address: Address) -> Response:
+        """Prometheus text format: commands, latency, conflicts, resyncs, sockets, publish
+        failures, timer lateness, room leases (``app/metrics.py``). Only for the addresses in
+        ``METRICS_FROM`` (the scraper's; loopback by default)."""
+        if address not in settings.metrics_from:
+            raise ApiError("forbidden", "metrics are for the operator's scraper", 403)
+        return Response(metrics.text(), media_type=CONTENT_TYPE_LATEST)
+
     @app.get("/healthz", tags=["ops"])
     async def healthz() -> JSONResponse:
         """200 when the database answers, 503 when it does not."""
@@ -125,7 +155,8 @@ def create_app(
             return JSONResponse(
                 {"status": "unavailable", "database": type(exc).__name__}, status_code=503
             )
-        return JSONResponse({"status": "ok", "database": "ok"})
+        return JSONResponse({"status": "ok", "database": "ok",
+                             "process": app.state.ctx.ownership.process_id})
 
     app.include_router(accounts_router)
     app.include_router(rooms_router)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 from urllib.parse import urlsplit
 
 from limits import parse
@@ -27,6 +28,12 @@ class Settings(BaseSettings):
     """Connections each process keeps open (as many again may open for bursts)."""
     live_games_held: int = Field(10_000, ge=0)
     """Live games each process holds parsed (``app.games.live``); 0 reads every command's game."""
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    """``debug`` logs one line per command (room, game, actor, side, result)."""
+    log_json: bool = True
+    """One JSON object a line (for a log store); false: plain text."""
+    metrics_from: list[str] = ["127.0.0.1", "::1"]
+    """Client addresses that may read ``/metrics``."""
     host: str = "127.0.0.1"
     port: int = 8000
     public_url: str = "http://127.0.0.1:8000"
@@ -50,6 +57,10 @@ class Settings(BaseSettings):
     ws_replay_limit: int = Field(500, ge=1)
     """A reconnecting client further behind than this gets a snapshot instead of a replay."""
     ws_send_queue: int = Field(1000, ge=10)
+    """Broadcasts queued for one socket; past it they are dropped and the socket catches up
+    from the database once it has drained."""
+    ws_heartbeat_seconds: float = Field(5.0, gt=0)
+    """How often each socket is told its room's latest seq (and repairs any gap by itself)."""
 
     # Fan-out
     redis_url: str | None = None
@@ -58,6 +69,12 @@ class Settings(BaseSettings):
     redis_channel_prefix: str = "bob:room:"
     redis_notice_channel: str = "bob:notices"
     """Where processes tell each other what is no room's (device sessions that ended)."""
+    redis_lease_prefix: str = "bob:"
+    room_lease_seconds: float = Field(3.0, ge=0.5)
+    """How long a room's owner holds its lease without renewing it (renewed three times a
+    lease): after a process dies, others take its rooms within this plus a second."""
+    orphan_scan_seconds: float = Field(1.0, gt=0)
+    """How often each process looks for due deadlines of rooms nobody owns."""
 
     # Timers
     default_response_seconds: float = Field(20.0, ge=0.2, le=600)

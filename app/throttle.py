@@ -1,4 +1,6 @@
-"""Request throttling with the ``limits`` library: moving windows per account and per address.
+"""Throttling: request rules with the ``limits`` library (moving windows per account and per
+address, shared by every process through Redis), and a plain in-memory token bucket for what
+one process paces by itself (a socket's messages, a side's race rolls).
 
 Sign-in, registration, new guest accounts and new rooms each have a rule (``LIMIT_*`` settings,
 in ``limits``' notation such as ``20/minute``). The counters live in Redis when ``REDIS_URL``
@@ -60,3 +62,22 @@ class Throttle:
 def _redis_uri(url: str) -> str:
     """``limits`` names its async Redis storage ``async+redis://``."""
     return url if url.startswith("async+") else f"async+{url}"
+
+
+class TokenBucket:
+    """``rate`` takes a second with bursts up to ``burst``; in memory, for one holder."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False

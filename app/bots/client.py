@@ -26,7 +26,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from app.realtime.ratelimit import TokenBucket
+from app.throttle import TokenBucket
 
 IGNORABLE = {"stale_seq", "not_your_turn", "conflict", "game_over", "roll_rate"}
 """Errors a bot may meet by racing a timer or the other side; a newer state follows."""

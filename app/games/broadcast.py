@@ -1,16 +1,16 @@
 """Fan-out of committed changes to the sockets watching a room.
 
-The command path publishes one JSON-ready message per commit; every connection subscribed to the
-room receives it and filters it for its own viewer. Messages carry everything a connection needs
-(events with their private parts, the per-side views and legal actions), so a Redis pub/sub
-implementation can replace :class:`InProcessBroadcaster` by serialising them: no caller assumes
-that publisher and subscriber share a process, and connections tolerate lost, repeated or
-reordered messages (they detect sequence gaps and read the missing events from the database).
+The command path publishes one JSON-ready message per commit; every listener of the room (a
+socket's connection) receives it and filters it for its own viewer. Messages carry everything a
+connection needs (events with their private parts, the per-side views and legal actions), so
+:class:`~app.games.redis_broadcast.RedisBroadcaster` can carry them between processes by
+serialising them. Delivery to this process's own listeners comes first and cannot fail; the
+copy to other processes may be lost, and connections repair any gap from the database (they
+see it by sequence number, at the latest at the next heartbeat).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import Callable
@@ -22,12 +22,9 @@ NoticeHandler = Callable[[Message], None]
 log = logging.getLogger(__name__)
 
 
-class Subscription(Protocol):
-    overflowed: bool
-
-    async def get(self) -> Message: ...
-
-    def close(self) -> None: ...
+class Listener(Protocol):
+    def on_room_message(self, message: Message) -> None:
+        """Takes a room's message without waiting (a connection queues it for its writer)."""
 
 
 class Broadcaster(Protocol):
@@ -35,9 +32,18 @@ class Broadcaster(Protocol):
 
     async def close(self) -> None: ...
 
-    async def publish(self, room_id: str, message: Message) -> None: ...
+    async def publish(self, room_id: str, message: Message) -> None:
+        """Delivers ``message`` to this process's listeners of the room at once, then to the
+        other processes'. Never raises for the second part: the commit is done, and a lost
+        copy is repaired by the listeners."""
+        ...
 
-    def subscribe(self, room_id: str) -> Subscription: ...
+    async def subscribe(self, room_id: str, listener: Listener) -> None:
+        """From when this returns, ``listener`` hears every message of the room published by
+        any process (the first listener of a room in a process subscribes its channel)."""
+        ...
+
+    async def unsubscribe(self, room_id: str, listener: Listener) -> None: ...
 
     async def publish_notice(self, notice: Message) -> None:
         """Tells every process (this one included) something that is no room's: the device
@@ -47,51 +53,33 @@ class Broadcaster(Protocol):
     def on_notice(self, handler: NoticeHandler) -> None: ...
 
 
-class _QueueSubscription:
-    """A bounded queue; when a slow socket lets it fill, ``overflowed`` asks for a resync."""
+class LocalRooms:
+    """This process's listeners per room, and the notice handlers."""
 
-    def __init__(self, owner: InProcessBroadcaster, room_id: str, size: int) -> None:
-        self._owner = owner
-        self._room_id = room_id
-        self.queue: asyncio.Queue[Message] = asyncio.Queue(size)
-        self.overflowed = False
-
-    def offer(self, message: Message) -> None:
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
-            self.overflowed = True
-
-    async def get(self) -> Message:
-        return await self.queue.get()
-
-    def close(self) -> None:
-        self._owner.unsubscribe(self._room_id, self)
-
-
-class InProcessBroadcaster:
-    """One process: subscribers are queues in a dict keyed by room."""
-
-    def __init__(self, queue_size: int = 1000) -> None:
-        self._queue_size = queue_size
-        self._rooms: defaultdict[str, set[_QueueSubscription]] = defaultdict(set)
+    def __init__(self) -> None:
+        self.rooms: defaultdict[str, set[Listener]] = defaultdict(set)
         self._notice_handlers: list[NoticeHandler] = []
 
-    async def start(self) -> None:
-        return None
+    def add(self, room_id: str, listener: Listener) -> bool:
+        """Adds a listener; whether it is the room's first here."""
+        listeners = self.rooms[room_id]
+        listeners.add(listener)
+        return len(listeners) == 1
 
-    async def close(self) -> None:
-        return None
-
-    async def publish(self, room_id: str, message: Message) -> None:
-        self.deliver(room_id, message)
+    def remove(self, room_id: str, listener: Listener) -> bool:
+        """Removes a listener; whether the room has none left here."""
+        listeners = self.rooms.get(room_id)
+        if listeners is None:
+            return False
+        listeners.discard(listener)
+        if listeners:
+            return False
+        del self.rooms[room_id]
+        return True
 
     def deliver(self, room_id: str, message: Message) -> None:
-        for subscription in list(self._rooms.get(room_id, ())):
-            subscription.offer(message)
-
-    async def publish_notice(self, notice: Message) -> None:
-        self.deliver_notice(notice)
+        for listener in list(self.rooms.get(room_id, ())):
+            listener.on_room_message(message)
 
     def on_notice(self, handler: NoticeHandler) -> None:
         self._notice_handlers.append(handler)
@@ -103,17 +91,33 @@ class InProcessBroadcaster:
             except Exception:  # one handler's bug must not keep the notice from the others
                 log.exception("notice handler failed")
 
-    def subscribe(self, room_id: str) -> Subscription:
-        subscription = _QueueSubscription(self, room_id, self._queue_size)
-        self._rooms[room_id].add(subscription)
-        return subscription
+    def listener_count(self, room_id: str) -> int:
+        return len(self.rooms.get(room_id, ()))
 
-    def unsubscribe(self, room_id: str, subscription: _QueueSubscription) -> None:
-        subscribers = self._rooms.get(room_id)
-        if subscribers is not None:
-            subscribers.discard(subscription)
-            if not subscribers:
-                del self._rooms[room_id]
 
-    def subscriber_count(self, room_id: str) -> int:
-        return len(self._rooms.get(room_id, ()))
+class InProcessBroadcaster:
+    """One process: listeners are held in :class:`LocalRooms`."""
+
+    def __init__(self) -> None:
+        self.local = LocalRooms()
+
+    async def start(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    async def publish(self, room_id: str, message: Message) -> None:
+        self.local.deliver(room_id, message)
+
+    async def subscribe(self, room_id: str, listener: Listener) -> None:
+        self.local.add(room_id, listener)
+
+    async def unsubscribe(self, room_id: str, listener: Listener) -> None:
+        self.local.remove(room_id, listener)
+
+    async def publish_notice(self, notice: Message) -> None:
+        self.local.deliver_notice(notice)
+
+    def on_notice(self, handler: NoticeHandler) -> None:
+        self.local.on_notice(handler)

@@ -16,6 +16,7 @@ without a session: the ORM's unit of work cost more than the rest of a command t
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -38,9 +39,9 @@ from app.games.fair_dice import RecordingDice
 from app.games.live import LiveGame, LiveGames
 from app.games.models import Command, DiceDraw, Game, GameEvent, Pitch
 from app.games.pitches import pitch_row, play_rows
-from app.realtime.ratelimit import TokenBucket
 from app.rooms.models import Room, Seat
 from app.stats.store import record_game
+from app.throttle import TokenBucket
 
 CommandKind = Literal["action", "timeout", "claim"]
 RATE_CAPPED_ACTIONS: dict[str, tuple[str, float]] = {
@@ -48,6 +49,7 @@ RATE_CAPPED_ACTIONS: dict[str, tuple[str, float]] = {
 }
 """Action types whose rate per side the server caps: the option naming the rate, its default."""
 SERVER_ACTOR = "server"
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,29 @@ class CommandPath:
         A per-game lock in this process avoids needless conflicts; the version check is what
         makes it safe across processes.
         """
+        metrics = self.ctx.metrics
+        try:
+            response = await self._submit(request)
+        except ApiError as exc:
+            metrics.commands.labels(request.kind, exc.code).inc()
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug("command refused", extra=self._log_fields(request, code=exc.code))
+            raise
+        result = "duplicate" if response.get("duplicate") else str(response["result"])
+        metrics.commands.labels(request.kind, result).inc()
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("command " + result,
+                      extra=self._log_fields(request, seq=response.get("seq")))
+        return response
+
+    def _log_fields(self, request: CommandRequest, **more: Any) -> dict[str, Any]:
+        """The structured fields of a command's log line."""
+        held = self.live.get(request.game_id)
+        return {"room_id": held.room_id if held else None, "game_id": request.game_id,
+                "actor": request.actor, "side": request.side, "command_id": request.command_id,
+                "kind": request.kind, "action": (request.action or {}).get("type"), **more}
+
+    async def _submit(self, request: CommandRequest) -> dict[str, Any]:
         submission = _Submission()
         async with self._lock(request.game_id):
             for _attempt in range(self.ctx.settings.command_retries):
@@ -162,9 +187,11 @@ class CommandPath:
                                 raise
                             self.live.drop(request.game_id)  # confirm from a fresh read
                         except _Conflict:
+                            self.ctx.metrics.version_conflicts.inc()
                             self.live.drop(request.game_id)  # stale or a duplicate: read
                     return await self._attempt(request, None, submission)
                 except _Conflict:
+                    self.ctx.metrics.version_conflicts.inc()
                     self.live.drop(request.game_id)
                     await asyncio.sleep(0.005)
         raise ApiError("conflict", "the game changed too often; send the command again", 409)

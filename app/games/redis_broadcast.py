@@ -1,11 +1,12 @@
-"""Fan-out across processes through Redis pub/sub.
+"""Fan-out across processes through Redis pub/sub, one channel per room.
 
-Each process publishes a commit's message to channel ``<prefix><room id>`` and listens to
-``<prefix>*`` with one pattern subscription made at start-up, so a socket in any process hears
-every commit at once and no subscription can miss a message while being set up. Delivery to
-the process's own sockets reuses :class:`InProcessBroadcaster`. Pub/sub may drop or reorder
-messages between processes; connections detect gaps by sequence number and read the missing
-events from the database, so that costs latency, never correctness.
+A commit is delivered to this process's own listeners first (it cannot be lost on the way),
+then published on ``<prefix><room id>`` tagged with this process's id, so the other processes
+that have listeners of the room hear it too, and this one ignores its own copy. A process
+subscribes a room's channel only while it has listeners of that room: it never decodes the
+messages of rooms it does not serve. A publish that fails (Redis down) is logged and counted,
+never reported to the client as a failed command: the commit stands, and other processes'
+sockets repair the gap from the database at their next heartbeat.
 """
 
 from __future__ import annotations
@@ -13,27 +14,35 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import uuid
 from typing import Any
 
 import orjson
 from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
 
-from app.games.broadcast import InProcessBroadcaster, Message, NoticeHandler, Subscription
+from app.games.broadcast import Listener, LocalRooms, Message, NoticeHandler
+from app.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
 
 class RedisBroadcaster:
     def __init__(
-        self, url: str, prefix: str = "bob:room:", queue_size: int = 1000,
-        notices: str = "bob:notices",
+        self, url: str, prefix: str = "bob:room:", notices: str = "bob:notices",
+        metrics: Metrics | None = None,
     ) -> None:
         self._redis: Redis = Redis.from_url(url)
         self._prefix = prefix
         self._notices = notices
-        self._local = InProcessBroadcaster(queue_size)
+        self._origin = uuid.uuid4().hex
+        self._metrics = metrics or Metrics()
+        self.local = LocalRooms()
+        self._pubsub: PubSub | None = None
         self._listener: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
+        self._lock = asyncio.Lock()
+        """Serialises (un)subscribing against the listener's resubscription."""
 
     async def start(self) -> None:
         self._listener = asyncio.create_task(self._listen())
@@ -47,43 +56,74 @@ class RedisBroadcaster:
         await self._redis.aclose()
 
     async def publish(self, room_id: str, message: Message) -> None:
-        await self._redis.publish(self._prefix + room_id, orjson.dumps(message))
+        self.local.deliver(room_id, message)
+        try:
+            await self._redis.publish(
+                self._prefix + room_id, orjson.dumps({"o": self._origin, "m": message})
+            )
+        except Exception as exc:
+            self._metrics.publish_failures.inc()
+            log.warning("publish to room %s failed: %r", room_id, exc,
+                        extra={"room_id": room_id})
 
-    def subscribe(self, room_id: str) -> Subscription:
-        return self._local.subscribe(room_id)
+    async def subscribe(self, room_id: str, listener: Listener) -> None:
+        if self.local.add(room_id, listener):
+            async with self._lock:
+                if self._pubsub is not None and self.local.listener_count(room_id):
+                    with contextlib.suppress(Exception):  # resubscribed after a reconnect
+                        await self._pubsub.subscribe(self._prefix + room_id)
+
+    async def unsubscribe(self, room_id: str, listener: Listener) -> None:
+        if self.local.remove(room_id, listener):
+            async with self._lock:
+                if self._pubsub is not None and not self.local.listener_count(room_id):
+                    with contextlib.suppress(Exception):
+                        await self._pubsub.unsubscribe(self._prefix + room_id)
 
     async def publish_notice(self, notice: Message) -> None:
-        await self._redis.publish(self._notices, orjson.dumps(notice))
+        self.local.deliver_notice(notice)
+        try:
+            await self._redis.publish(self._notices,
+                                      orjson.dumps({"o": self._origin, "m": notice}))
+        except Exception as exc:  # the other processes' sweeps still find what ended
+            self._metrics.publish_failures.inc()
+            log.warning("notice publish failed: %r", exc)
 
     def on_notice(self, handler: NoticeHandler) -> None:
-        self._local.on_notice(handler)
+        self.local.on_notice(handler)
 
     async def _listen(self) -> None:
-        """Keeps one pattern subscription alive, resubscribing after a lost connection."""
+        """Keeps the subscriptions alive, subscribing again after a lost connection (and the
+        rooms that gained listeners meanwhile)."""
         while True:
             pubsub = self._redis.pubsub()
             try:
-                await pubsub.psubscribe(self._prefix + "*")
-                await pubsub.subscribe(self._notices)
+                async with self._lock:
+                    channels = [self._notices, *(self._prefix + r for r in self.local.rooms)]
+                    await pubsub.subscribe(*channels)
+                    self._pubsub = pubsub
                 self._ready.set()
                 async for raw in pubsub.listen():
                     self._dispatch(raw)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("redis subscription lost; resubscribing")
+                log.exception("redis subscription lost; subscribing again")
                 await asyncio.sleep(0.5)
             finally:
+                self._pubsub = None
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
 
     def _dispatch(self, raw: dict[str, Any]) -> None:
-        if raw.get("type") == "message":
-            self._local.deliver_notice(orjson.loads(raw["data"]))
+        if raw.get("type") != "message":
             return
-        if raw.get("type") != "pmessage":
-            return
+        envelope = orjson.loads(raw["data"])
+        if envelope.get("o") == self._origin:
+            return  # delivered here before it was published
         channel = raw["channel"]
         channel = channel.decode() if isinstance(channel, bytes) else str(channel)
-        room_id = channel[len(self._prefix):]
-        self._local.deliver(room_id, orjson.loads(raw["data"]))
+        if channel == self._notices:
+            self.local.deliver_notice(envelope["m"])
+        elif channel.startswith(self._prefix):
+            self.local.deliver(channel[len(self._prefix):], envelope["m"])

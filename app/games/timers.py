@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from datetime import UTC, timedelta
 from typing import Any
 
@@ -37,8 +38,12 @@ other a busy tick would make the last game's pass late by all the others' commit
 
 
 class TimerRunner:
+    """Acts on the deadlines of the rooms this process owns (:mod:`app.games.ownership`), and
+    adopts the rooms with due deadlines that nobody owns; with one process, that is all."""
+
     def __init__(self, ctx: ServerContext) -> None:
         self.ctx = ctx
+        self._next_scan = 0.0
 
     async def run_forever(self) -> None:
         """Sleeps until the next known deadline, at most ``timer_tick_seconds`` (so deadlines
@@ -46,6 +51,7 @@ class TimerRunner:
         while True:
             pause = self.ctx.settings.timer_tick_seconds
             try:
+                await self.adopt_orphans()
                 await self.tick()
                 pause = await self.pause()
             except asyncio.CancelledError:
@@ -57,12 +63,38 @@ class TimerRunner:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.ctx.timer_wakeup.wait(), pause)
 
-    async def pause(self) -> float:
+    def _mine(self, query: Any) -> Any | None:
+        """``query`` narrowed to the rooms owned here; ``None`` when none are."""
+        ownership = self.ctx.ownership
+        if ownership.everything:
+            return query
+        owned = ownership.owned()
+        if not owned:
+            return None
+        return query.where(Game.room_id.in_(sorted(owned)))
+
+    async def adopt_orphans(self) -> set[str]:
+        """Every ``orphan_scan_seconds``: the rooms with a due deadline that nobody owns (their
+        owner died, or nobody watches them) are taken here, so their timers run."""
+        ownership = self.ctx.ownership
+        if ownership.everything or time.monotonic() < self._next_scan:
+            return set()
+        self._next_scan = time.monotonic() + self.ctx.settings.orphan_scan_seconds
         async with self.ctx.db.session() as db:
-            soonest = await db.scalar(
-                select(func.min(Game.next_deadline_at)).where(Game.status == "live")
-            )
+            due = set(await db.scalars(
+                select(Game.room_id).distinct()
+                .where(Game.status == "live", Game.next_deadline_at <= utcnow())
+                .limit(500)
+            ))
+        return await ownership.adopt(due - ownership.owned())
+
+    async def pause(self) -> float:
         longest = self.ctx.settings.timer_tick_seconds
+        query = self._mine(select(func.min(Game.next_deadline_at)).where(Game.status == "live"))
+        if query is None:
+            return longest
+        async with self.ctx.db.session() as db:
+            soonest = await db.scalar(query)
         if soonest is None:
             return longest
         if soonest.tzinfo is None:
@@ -70,20 +102,22 @@ class TimerRunner:
         return min(longest, max(0.0, (soonest - utcnow()).total_seconds()))
 
     async def tick(self) -> int:
-        """Applies every due timeout once; returns how many were applied."""
+        """Applies every due timeout of the rooms owned here once; returns how many."""
         now = utcnow()
+        query = self._mine(
+            select(Game.id, Game.room_id, Game.version, Game.deadlines)
+            .where(Game.status == "live", Game.next_deadline_at <= now)
+            .order_by(Game.next_deadline_at)
+            .limit(200)
+        )
+        if query is None:
+            return 0
         async with self.ctx.db.session() as db:
-            due = (
-                await db.execute(
-                    select(Game.id, Game.version, Game.deadlines)
-                    .where(Game.status == "live", Game.next_deadline_at <= now)
-                    .order_by(Game.next_deadline_at)
-                    .limit(200)
-                )
-            ).all()
+            due = (await db.execute(query)).all()
         gate = asyncio.Semaphore(TICK_CONCURRENCY)
 
-        async def act(game_id: str, version: int, deadlines: dict[str, Any]) -> int:
+        async def act(game_id: str, room_id: str, version: int,
+                      deadlines: dict[str, Any]) -> int:
             async with gate:
                 for side, deadline in sorted(deadlines.items(), key=lambda kv: due_at(kv[1])):
                     if due_at(deadline) > now:
@@ -91,11 +125,15 @@ class TimerRunner:
                     try:
                         request = await self._request(game_id, version, side, deadline)
                         if request is not None:
+                            late = (utcnow() - due_at(deadline)).total_seconds()
+                            self.ctx.metrics.timer_lateness.observe(max(0.0, late))
+                            self.ctx.ownership.used(room_id)
                             await self.ctx.commands.submit(request)
                             return 1
                     except ApiError as exc:
                         if exc.code not in _EXPECTED:
-                            log.warning("timeout for %s/%s failed: %s", game_id, side, exc.code)
+                            log.warning("timeout for %s/%s failed: %s", game_id, side, exc.code,
+                                        extra={"game_id": game_id, "room_id": room_id})
                             await self._drop_deadlines(game_id, version)
                     return 0  # the version moved: the other side's deadline waits for a tick
             return 0

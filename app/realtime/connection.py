@@ -1,10 +1,22 @@
 """One WebSocket watching one room: a player of a side, or a spectator.
 
-Each connection remembers the game and the last sequence number it sent. Broadcasts carry every
-event with its private parts; the connection sends each event through ``Event.for_viewer`` for
-its own side, then the view and legal actions of that side only. When a broadcast does not
-follow on from what was sent (a gap, another process, a slow socket) the connection reads the
-missing events from the database instead, so a socket never skips or repeats an event.
+**One writer** (design note 7). Every frame this socket is sent (the room's broadcasts,
+catch-ups read from the database, acks, errors, pongs, heartbeats, the close) goes through one
+queue that one task, the writer, empties in order. The writer alone holds the socket's position:
+the game it follows, the last event it sent (``seq``) and the last state it sent
+(``state_seq``). So nothing can interleave: an event is sent once, in order, and no state older
+than one already sent is ever sent, however the broadcasts and the client's ``sync`` requests
+arrive.
+
+Broadcasts carry every event with its private parts; the writer sends each event through
+``Event.for_viewer`` for its own side, then the view and legal actions of that side only. A
+broadcast that does not follow on from what was sent (a gap, a commit made in another process
+whose copy was lost, a slow socket whose queue filled) makes the writer read what is missing
+from the database. The room's heartbeat (:mod:`app.realtime.watch`) tells each writer the
+room's latest seq every few seconds, so a lost notification is repaired even in a quiet room.
+
+The reader (the connection's own coroutine) only parses what the client sends and hands it on:
+a command is submitted to the command path and its answer queued for the writer.
 """
 
 from __future__ import annotations
@@ -12,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 
 import orjson
@@ -27,8 +40,8 @@ from app.games import service
 from app.games.commands import CommandRequest
 from app.games.models import Game
 from app.realtime import messages
-from app.realtime.ratelimit import TokenBucket
 from app.rooms.models import Room, Seat
+from app.throttle import TokenBucket
 
 POLICY_VIOLATION = 1008
 TRY_AGAIN_LATER = 1013
@@ -72,6 +85,14 @@ def viewer_texts(message: dict[str, Any], viewer: str) -> list[str]:
     return texts
 
 
+class _Close(Exception):
+    """The writer closes the socket with this code and reason."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code, self.reason = code, reason
+
+
 class RoomConnection:
     def __init__(self, ctx: ServerContext, ws: WebSocket, room_id: str) -> None:
         self.ctx = ctx
@@ -79,19 +100,27 @@ class RoomConnection:
         self.room_id = room_id
         self.account_id: str | None = None
         self.session_id: str | None = None
+        self.side: Side | None = None
         self.ended = False
         """The device session ended: nothing more is sent, the socket is being closed."""
-        self._closing: asyncio.Task[None] | None = None
-        self.side: Side | None = None
+        # The writer's own: the socket's position in the room's stream.
         self.game_id: str | None = None
         self.seq = 0
-        self._send_lock = asyncio.Lock()
+        """The last event sent of ``game_id``."""
+        self.state_seq = 0
+        """The seq of the last state or snapshot sent of ``game_id``."""
+        self._queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+        self._games_queued = 0
+        self._behind = False
+        """Broadcasts were dropped (a slow socket): catch up once the queue has drained."""
         settings = ctx.settings
         self.bucket = TokenBucket(settings.ws_rate_per_second, settings.ws_rate_burst)
 
     @property
     def viewer(self) -> str:
         return self.side or "spectator"
+
+    # --- the life of the socket --------------------------------------------------------------
 
     async def run(self) -> None:
         origin = self.ws.headers.get("origin")
@@ -102,7 +131,7 @@ class RoomConnection:
         try:
             hello = await self._hello()
         except ApiError as exc:
-            await self.send_error(exc)
+            await self._send_now(self._error_text(exc))
             await self.ws.close(POLICY_VIOLATION, exc.code)
             return
         except (WebSocketDisconnect, TimeoutError):
@@ -112,56 +141,215 @@ class RoomConnection:
         except Exception as exc:
             await self._close_for(exc)
             return
-        subscription = self.ctx.broadcaster.subscribe(self.room_id)
+        await self._serve(hello)
+
+    async def _serve(self, hello: dict[str, Any]) -> None:
+        ctx = self.ctx
+        await ctx.broadcaster.subscribe(self.room_id, self)
+        await ctx.watch.add(self.room_id, self)
         if self.session_id is not None:
-            self.ctx.sessions.add(self.session_id, self)
-        tasks: list[asyncio.Task[None]] = []
+            ctx.sessions.add(self.session_id, self)
+        writer = asyncio.create_task(self._write_loop())
         try:
             if self.account_id is not None:
-                await self.ctx.presence.connected(self.room_id, self.account_id)
-            await self.send(self._welcome())
-            await self.catch_up(hello["last_seq"], hello.get("game_id"))
-            tasks.append(asyncio.create_task(self._pump(subscription)))
-            await self._read_loop()
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+                await ctx.presence.connected(self.room_id, self.account_id)
+            self._put("send", encode(self._welcome()))
+            self._put("sync", hello["last_seq"], hello.get("game_id"), "hello")
+            reader = asyncio.create_task(self._read_loop())
+            done, _ = await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
+            if reader in done and not reader.cancelled() and reader.exception() is None \
+                    and reader.result():
+                # The reader asked for a close (the rate limit): the writer sends it.
+                with contextlib.suppress(BaseException):
+                    await asyncio.wait_for(writer, 5)
+            for task in (reader, writer):
+                if not task.done():
+                    task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
         except Exception as exc:
+            writer.cancel()
             await self._close_for(exc)
         finally:
             if self.session_id is not None:
-                self.ctx.sessions.remove(self.session_id, self)
-            subscription.close()
-            for task in tasks:
-                task.cancel()
-            for task in tasks:
-                with contextlib.suppress(BaseException):
-                    await task
+                ctx.sessions.remove(self.session_id, self)
+            ctx.watch.remove(self.room_id, self)
+            with contextlib.suppress(Exception):
+                await ctx.broadcaster.unsubscribe(self.room_id, self)
             if self.account_id is not None:
                 with contextlib.suppress(Exception):
-                    await self.ctx.presence.disconnected(self.room_id, self.account_id)
+                    await ctx.presence.disconnected(self.room_id, self.account_id)
 
-    async def _close_for(self, exc: Exception) -> None:
+    async def _close_for(self, exc: BaseException) -> None:
         """Closes after a failure outside any one message: 1013 when the database does not
         answer (the client reconnects later), else 1011."""
         if is_unavailable(exc):
             code, reason = TRY_AGAIN_LATER, "database unavailable; try again later"
         else:
-            log.exception("socket in room %s failed", self.room_id, exc_info=exc)
+            log.error("socket in room %s failed", self.room_id, exc_info=exc,
+                      extra={"room_id": self.room_id})
             code, reason = 1011, "server error"
         with contextlib.suppress(Exception):
             await self.ws.close(code, reason)
 
+    # --- what other parts of the server hand this socket -------------------------------------
+
+    def on_room_message(self, message: dict[str, Any]) -> None:
+        """A broadcast of the room (this process's commit or another's): queue it."""
+        if message.get("kind") == "seats":
+            self._put("seats")
+            return
+        header = message.get("game") or {}
+        self.ctx.watch.saw(self.room_id, header.get("game_id", ""), int(header.get("seq", 0)))
+        if self._games_queued >= self.ctx.settings.ws_send_queue:
+            self._behind = True  # dropped: the writer reads it from the database instead
+            return
+        self._games_queued += 1
+        self._put("game", message)
+
+    def heartbeat(self, game_id: str, seq: int) -> None:
+        self._put("heartbeat", game_id, seq)
+
     def end_session(self) -> None:
         """The device session behind this socket ended: send nothing more, close with 4001."""
-        if self.ended:
-            return
-        self.ended = True
+        if not self.ended:
+            self.ended = True
+            self._put("close", SESSION_ENDED, "session_ended")
 
-        async def close() -> None:
+    def _put(self, *item: Any) -> None:
+        self._queue.put_nowait(item)
+
+    # --- the writer ---------------------------------------------------------------------------
+
+    async def _write_loop(self) -> None:
+        try:
+            while True:
+                item = await self._queue.get()
+                kind = item[0]
+                if kind == "close":
+                    raise _Close(item[1], item[2])
+                if self.ended:
+                    continue
+                if kind == "send":
+                    await self._send_now(item[1])
+                elif kind == "game":
+                    self._games_queued -= 1
+                    await self._on_game(item[1])
+                    if self._behind and self._games_queued == 0:
+                        self._behind = False
+                        await self._catch_up(self.seq, self.game_id, "overflow")
+                elif kind == "sync":
+                    await self._catch_up(item[1], item[2], item[3])
+                elif kind == "heartbeat":
+                    await self._on_heartbeat(item[1], item[2])
+                elif kind == "pong":
+                    latest = self.ctx.watch.latest(self.room_id)
+                    game_id, seq = latest or (self.game_id, self.seq)
+                    await self._send_now(encode({"type": "pong", "game_id": game_id,
+                                                 "seq": seq}))
+                elif kind == "seats":
+                    await self._on_seats()
+        except _Close as close:
             with contextlib.suppress(Exception):
-                await self.ws.close(SESSION_ENDED, "session_ended")
+                await self.ws.close(close.code, close.reason)
+        except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
+            raise
+        except Exception as exc:
+            await self._close_for(exc)
 
-        self._closing = asyncio.create_task(close())
+    async def _send_now(self, text: str) -> None:
+        if self.ws.application_state == WebSocketState.CONNECTED:
+            await self.ws.send_text(text)
+
+    async def _send_all(self, texts: list[str]) -> None:
+        for text in texts:
+            await self._send_now(text)
+
+    async def _on_game(self, message: dict[str, Any]) -> None:
+        header = message["game"]
+        events = message["events"]
+        if header["game_id"] != self.game_id:
+            if not (events and events[0]["seq"] == 1):
+                await self._catch_up(None, None, "game")
+                return
+            self.game_id, self.seq, self.state_seq = header["game_id"], 0, 0
+        if header["seq"] <= self.seq:
+            return  # already sent (a catch-up got there first)
+        fresh = [e for e in events if e["seq"] > self.seq]
+        if not fresh or fresh[0]["seq"] != self.seq + 1:
+            await self._catch_up(self.seq, self.game_id, "gap")
+            return
+        if len(fresh) == len(events):  # the usual case: the same frames as its viewer kind
+            texts = viewer_texts(message, self.viewer)
+        else:
+            texts = [_event_text(header["game_id"], stored, self.side) for stored in fresh]
+            texts.append(_state_text(message, self.viewer))
+        self.seq = self.state_seq = header["seq"]
+        await self._send_all(texts)
+
+    async def _on_heartbeat(self, game_id: str, seq: int) -> None:
+        """Repairs this socket's stream if the room moved on without it, then tells the
+        client the room's seq (so a client missing something asks for it)."""
+        if game_id != self.game_id:
+            await self._catch_up(None, None, "heartbeat")
+        elif seq > self.seq:
+            await self._catch_up(self.seq, self.game_id, "heartbeat")
+        await self._send_now(encode({"type": "heartbeat", "game_id": game_id, "seq": seq}))
+
+    async def _on_seats(self) -> None:
+        before = self.side
+        async with self.ctx.db.session() as db:
+            await self._load_side(db)
+        if self.side != before:
+            await self._send_now(encode({"type": "seat", "side": self.side}))
+            await self._catch_up(None, None, "seat")
+
+    async def _catch_up(self, last_seq: int | None, game_id: object, reason: str) -> None:
+        """Sends what this viewer misses after ``last_seq`` (the client's word, or the writer's
+        own position), or a snapshot. Never anything already sent, never an older state: the
+        replay starts after the later of ``last_seq`` and what was sent, and what the database
+        holds is at least as new as any broadcast."""
+        self.ctx.metrics.resyncs.labels(reason).inc()
+        async with self.ctx.db.session() as db:
+            room = await db.get(Room, self.room_id)
+            game_key = room.current_game_id if room else None
+            game = await db.get(Game, game_key) if game_key else None
+            if game is None:
+                return
+            header = service.game_header(game)
+            same_game = game_id is None or game_id == game.id
+            if last_seq is not None and same_game and last_seq > game.seq:
+                await self._send_now(self._error_text(
+                    ApiError("stale_seq", f"no event {last_seq} yet; here is a snapshot")))
+                last_seq = None
+            start = last_seq if same_game else None
+            if start is not None and self.game_id == game.id:
+                start = max(start, self.seq)
+            replay = start is not None and game.seq - start <= self.ctx.settings.ws_replay_limit
+            rows = await service.events_after(db, game.id, start, game.seq - start) if (
+                replay and start is not None) else []
+        mine = (await service.snapshot_views(self.ctx.catalog, game))[self.viewer]
+        if not replay:
+            self.game_id, self.seq, self.state_seq = game.id, game.seq, game.seq
+            self.ctx.metrics.snapshots.inc()
+            await self._send_now(encode({"type": "snapshot", "seq": game.seq, "game": header,
+                                         **mine}))
+            return
+        if self.game_id != game.id:
+            self.game_id, self.seq, self.state_seq = game.id, start or 0, 0
+        await self._send_all([_event_text(game.id, service.stored_event(r), self.side)
+                              for r in rows if r.seq > self.seq])
+        self.seq = max(self.seq, game.seq)
+        if game.seq >= self.state_seq:
+            self.state_seq = game.seq
+            await self._send_now(encode({"type": "state", "seq": game.seq, "game": header,
+                                         **mine}))
+
+    def _error_text(self, exc: ApiError, command: str | None = None) -> str:
+        body: dict[str, Any] = {"type": "error", "code": exc.code, "message": exc.message}
+        if command is not None:
+            body["id"] = command
+        return encode(body)
 
     # --- the first message -------------------------------------------------------------------
 
@@ -198,134 +386,37 @@ class RoomConnection:
         if self.account_id is None:
             self.side = None
             return
-        side = await db.scalar(
+        self.side = await db.scalar(
             select(Seat.side).where(
                 Seat.room_id == self.room_id,
                 Seat.account_id == self.account_id,
                 Seat.left_at.is_(None),
             )
         )
-        self.side = side
 
     def _welcome(self) -> dict[str, Any]:
+        settings = self.ctx.settings
         return {
             "type": "welcome", "room_id": self.room_id, "account_id": self.account_id,
             "side": self.side, "limits": {
-                "max_message_bytes": self.ctx.settings.ws_max_message_bytes,
-                "rate_per_second": self.ctx.settings.ws_rate_per_second,
-                "burst": self.ctx.settings.ws_rate_burst,
+                "max_message_bytes": settings.ws_max_message_bytes,
+                "rate_per_second": settings.ws_rate_per_second,
+                "burst": settings.ws_rate_burst,
             },
+            "heartbeat_seconds": settings.ws_heartbeat_seconds,
         }
 
-    # --- sending -----------------------------------------------------------------------------
+    # --- the reader ----------------------------------------------------------------------------
 
-    async def send(self, message: dict[str, Any]) -> None:
-        await self.send_texts([encode(message)])
-
-    async def send_texts(self, texts: list[str]) -> None:
-        async with self._send_lock:
-            for text in texts:
-                if self.ended or self.ws.application_state != WebSocketState.CONNECTED:
-                    return
-                await self.ws.send_text(text)
-
-    async def send_error(self, exc: ApiError, command: str | None = None) -> None:
-        body: dict[str, Any] = {"type": "error", "code": exc.code, "message": exc.message}
-        if command is not None:
-            body["id"] = command
-        await self.send(body)
-
-    async def catch_up(self, last_seq: int | None, game_id: object = None) -> None:
-        """Replays what this viewer missed after ``last_seq``, or sends a snapshot."""
-        async with self.ctx.db.session() as db:
-            room = await db.get(Room, self.room_id)
-            game_key = room.current_game_id if room else None
-            game = await db.get(Game, game_key) if game_key else None
-            if game is None:
-                return
-            header = service.game_header(game)
-            same_game = game_id is None or game_id == game.id
-            if last_seq is not None and same_game and last_seq > game.seq:
-                await self.send_error(
-                    ApiError("stale_seq", f"no event {last_seq} yet; here is a snapshot")
-                )
-                last_seq = None
-            replay = (
-                last_seq is not None and same_game
-                and game.seq - last_seq <= self.ctx.settings.ws_replay_limit
-            )
-            views = await service.snapshot_views(self.ctx.catalog, game)
-            mine = views[self.viewer]
-            if not replay:
-                self.game_id, self.seq = game.id, game.seq
-                await self.send({"type": "snapshot", "seq": game.seq, "game": header, **mine})
-                return
-            assert last_seq is not None
-            rows = await service.events_after(db, game.id, last_seq, game.seq - last_seq)
-        self.game_id = game.id
-        for row in rows:
-            await self._send_event(game.id, service.stored_event(row))
-        self.seq = game.seq
-        await self.send({"type": "state", "seq": game.seq, "game": header, **mine})
-
-    async def _send_event(self, game_id: str, stored: dict[str, Any]) -> None:
-        await self.send_texts([_event_text(game_id, stored, self.side)])
-
-    async def _on_game(self, message: dict[str, Any]) -> None:
-        header = message["game"]
-        events = message["events"]
-        if header["game_id"] != self.game_id:
-            if not (events and events[0]["seq"] == 1):
-                await self.catch_up(None)
-                return
-            self.game_id, self.seq = header["game_id"], 0
-        fresh = [e for e in events if e["seq"] > self.seq]
-        if header["seq"] <= self.seq:
-            return
-        if not fresh or fresh[0]["seq"] != self.seq + 1:
-            await self.catch_up(self.seq, self.game_id)
-            return
-        if len(fresh) == len(events):  # the usual case: the same frames as its viewer kind
-            texts = viewer_texts(message, self.viewer)
-        else:
-            texts = [_event_text(header["game_id"], stored, self.side) for stored in fresh]
-            texts.append(_state_text(message, self.viewer))
-        self.seq = header["seq"]
-        await self.send_texts(texts)
-
-    async def _pump(self, subscription: Any) -> None:
-        try:
-            while True:
-                message = await subscription.get()
-                if subscription.overflowed:
-                    subscription.overflowed = False
-                    await self.catch_up(self.seq, self.game_id)
-                    continue
-                if message.get("kind") == "seats":
-                    before = self.side
-                    async with self.ctx.db.session() as db:
-                        await self._load_side(db)
-                    if self.side != before:
-                        await self.send({"type": "seat", "side": self.side})
-                        await self.catch_up(None)
-                elif message.get("kind") == "game":
-                    await self._on_game(message)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            with contextlib.suppress(Exception):
-                await self.ws.close(1011, "send failed")
-
-    # --- receiving ---------------------------------------------------------------------------
-
-    async def _read_loop(self) -> None:
+    async def _read_loop(self) -> bool:
+        """Reads until the client goes (False) or must be closed by the writer (True)."""
         while True:
             frame = await self.ws.receive()
             if frame["type"] == "websocket.disconnect":
-                return
+                return False
             if not self.bucket.take():
-                await self.ws.close(POLICY_VIOLATION, "rate limit")
-                return
+                self._put("close", POLICY_VIOLATION, "rate limit")
+                return True
             text = frame.get("text")
             command: str | None = None
             try:
@@ -336,7 +427,7 @@ class RoomConnection:
                 command = raw_id if isinstance(raw_id, str) else None
                 await self._handle(message)
             except ApiError as exc:
-                await self.send_error(exc, command)
+                self._put("send", self._error_text(exc, command))
             except (WebSocketDisconnect, asyncio.CancelledError):
                 raise
             except Exception as exc:
@@ -347,19 +438,20 @@ class RoomConnection:
                                      "was applied, try again shortly", 503)
                 else:
                     log.exception("message from %s in room %s failed", self.viewer,
-                                  self.room_id)
+                                  self.room_id, extra={"room_id": self.room_id})
                     error = ApiError("internal", "the server could not handle that; try again",
                                      500)
-                await self.send_error(error, command)
+                self._put("send", self._error_text(error, command))
 
     async def _handle(self, message: dict[str, Any]) -> None:
         kind = message["type"]
         if kind == "ping":
-            await self.send({"type": "pong"})
+            self._put("pong")
         elif kind == "hello":
             raise ApiError("bad_message", "already greeted; send sync to catch up")
         elif kind == "sync":
-            await self.catch_up(messages.optional_seq(message, "last_seq"), message.get("game_id"))
+            self._put("sync", messages.optional_seq(message, "last_seq"), message.get("game_id"),
+                      "sync")
         elif kind in ("action", "claim"):
             await self._command(message, kind)
 
@@ -380,6 +472,7 @@ class RoomConnection:
         action = messages.action_body(message) if kind == "action" else None
         expected = messages.optional_seq(message, "seq")
         game_id = self.game_id or await self._current_game_id()
+        started = time.perf_counter()
 
         def request(game: str) -> CommandRequest:
             assert self.side is not None and self.account_id is not None
@@ -398,4 +491,7 @@ class RoomConnection:
                 raise
             game_id = current
             response = await self.ctx.commands.submit(request(game_id))
-        await self.send({"type": "ack", "id": command, "game_id": game_id, **response})
+        finally:
+            self.ctx.metrics.command_seconds.labels(kind).observe(time.perf_counter() - started)
+        self._put("send", encode({"type": "ack", "id": command, "game_id": game_id,
+                                  **response}))

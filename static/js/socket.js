@@ -45,6 +45,12 @@ export class RoomSocket {
         clearInterval(this.pinger);
         this.pinger = setInterval(() => this.send({ type: "ping" }), 20000);
       }
+      if ((message.type === "heartbeat" || message.type === "pong") && message.seq != null) {
+        // The room is further than what this page holds: something was missed, ask for it.
+        const behind = message.game_id && (message.game_id !== this.gameId || message.seq > (this.lastSeq ?? -1));
+        if (behind && this.lastSeq !== null) this.send({ type: "sync", last_seq: this.lastSeq, game_id: this.gameId });
+        else if (behind) this.send({ type: "sync" });
+      }
       if (message.type === "event") {
         if (message.game_id !== this.gameId) { this.gameId = message.game_id; }
         this.lastSeq = message.seq;
@@ -54,9 +60,13 @@ export class RoomSocket {
       }
       this.onMessage(message);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       clearInterval(this.pinger);
       if (this.ws !== ws || this.closed) return;
+      if (event.code === 4001) {  // this device's session ended: watch from now on
+        this.token = null;
+        this.onMessage({ type: "error", code: "session_ended", message: "signed out" });
+      }
       this.onStatus("reconnecting");
       const wait = BACKOFF[Math.min(this.attempt, BACKOFF.length - 1)];
       this.attempt += 1;

@@ -19,7 +19,7 @@ KNOWN_CODES = {
     "not_seated", "not_your_turn", "illegal_action", "stale_seq", "roll_rate", "no_game",
     "game_over", "opponent_present", "conflict",
 }
-ANSWERS = {"ack", "pong", "error", "state", "snapshot"}
+ANSWERS = {"ack", "pong", "error", "state", "snapshot", "heartbeat"}
 
 texts = st.text(st.characters(codec=None), max_size=80)
 """Any code point, lone surrogates and NUL included."""

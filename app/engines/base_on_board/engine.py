@@ -175,11 +175,11 @@ class Engine:
 
     def hand_notes(self, state: State, side: Side, legal: list[Action]) -> list[JSON]:
         """Why each card of ``side``'s hand that cannot be played now cannot: ``over`` (the
-        game is over), ``wait`` (the other side is deciding), ``moment`` (the card is played at another moment: ``when``
-        lists the phases, ``answers`` the cards it answers), ``situation`` (this is its
-        moment but the runners, outs, count or die do not allow it) or ``rnh`` (run and hit
-        is the offense's card for this pitch, decision D17). Only the side's own view has
-        it; it reads nothing the side cannot see."""
+        game is over), ``wait`` (the other side is deciding), ``moment`` (the card is played
+        at another moment: ``when`` lists the phases, ``answers`` the cards it answers),
+        ``situation`` (this is its moment but the runners, outs, count or die do not allow
+        it) or ``rnh`` (run and hit is the offense's card for this pitch, decision D17). Only
+        the side's own view has it; it reads nothing the side cannot see."""
         playable = {a["card"] for a in legal if a["type"] == "play"}
         head = state.queue[0] if state.queue and state.result is None else None
         notes: list[JSON] = []

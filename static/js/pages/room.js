@@ -403,7 +403,7 @@ export function roomPage(app, roomId) {
         const quiet = QUIET_ERRORS.has(message.code) || message.code === "roll_rate"
           || raceRolls.has(message.id);
         if (!quiet) showError(message);
-        if (message.code === "bad_token") { setSession(null); socket.token = null; }  // watch instead
+        if (message.code === "bad_token" || message.code === "session_ended") { setSession(null); socket.token = null; }  // watch instead
         if (message.code === "not_found" && !message.id) socket.close();
         if (message.code === "stale_seq" || message.code === "conflict") socket.send({ type: "sync", last_seq: latest?.seq ?? null, game_id: latest?.game?.game_id });
         break;

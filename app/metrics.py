@@ -1,0 +1,44 @@
+"""What the server counts, for ``GET /metrics`` (Prometheus text format, ``prometheus-client``).
+
+One :class:`Metrics` per app, each with its own registry: tests run several servers in one
+process, and a process-wide registry would mix their numbers.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.commands = Counter(
+            "bob_commands", "Commands handled, by kind and by result: applied, scheduled, "
+            "duplicate, or the refusal's code", ["kind", "result"], registry=r)
+        self.command_seconds = Histogram(
+            "bob_command_seconds", "Time from a command's arrival to its answer",
+            ["kind"], buckets=LATENCY_BUCKETS, registry=r)
+        self.version_conflicts = Counter(
+            "bob_version_conflicts", "Writes that lost the version check (another writer or a "
+            "stale held game) and were read again", registry=r)
+        self.resyncs = Counter(
+            "bob_resyncs", "Catch-ups a socket read from the database, by why", ["reason"],
+            registry=r)
+        self.snapshots = Counter("bob_snapshots_sent", "Snapshots sent to sockets", registry=r)
+        self.sockets = Gauge("bob_sockets_open", "Open sockets by kind", ["kind"], registry=r)
+        self.publish_failures = Counter(
+            "bob_publish_failures", "Messages that could not be published to other processes",
+            registry=r)
+        self.timer_lateness = Histogram(
+            "bob_timer_lateness_seconds", "How late the server acted on a deadline",
+            buckets=LATENCY_BUCKETS, registry=r)
+        self.lease_moves = Counter(
+            "bob_room_lease_moves", "Rooms this process began or stopped owning", ["change"],
+            registry=r)
+        self.rooms_owned = Gauge("bob_rooms_owned", "Live rooms this process owns", registry=r)
+
+    def text(self) -> bytes:
+        return generate_latest(self.registry)
