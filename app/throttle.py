@@ -11,14 +11,18 @@ does nothing.
 
 from __future__ import annotations
 
+import logging
 import math
 import time
+from typing import Any
 
 from limits import RateLimitItem, parse
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 
 from app.errors import ApiError
+
+log = logging.getLogger(__name__)
 
 
 class Throttle:
@@ -40,15 +44,24 @@ class Throttle:
         """Counts one request against ``rule`` for ``key`` (``name`` says what is counted:
         ``login-address``, ``guest-address``...); raises 429 when the window is full."""
         item = self._rule(rule)
-        if not await self._limiter.hit(item, name, key):
+        if not await self._ask(self._limiter.hit, item, name, key):
             raise await self._refusal(item, name, key)
 
     async def check(self, rule: str, name: str, key: str) -> None:
         """Raises 429 when ``rule`` has no room for ``key``, without counting a request (for
         rules that count only failures: :meth:`hit` them when one happens)."""
         item = self._rule(rule)
-        if not await self._limiter.test(item, name, key):
+        if not await self._ask(self._limiter.test, item, name, key):
             raise await self._refusal(item, name, key)
+
+    async def _ask(self, how: Any, item: RateLimitItem, name: str, key: str) -> bool:
+        """The limiter's answer; ``True`` (let it through) when its storage does not answer:
+        with Redis away, signing in must not stop too. Logged, so it is seen."""
+        try:
+            return bool(await how(item, name, key))
+        except Exception as exc:
+            log.warning("throttle storage unavailable, letting %s through: %r", name, exc)
+            return True
 
     async def _refusal(self, item: RateLimitItem, name: str, key: str) -> ApiError:
         stats = await self._limiter.get_window_stats(item, name, key)

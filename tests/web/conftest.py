@@ -61,6 +61,7 @@ class WebServer:
             presence_heartbeat_seconds=0.5, timer_tick_seconds=0.05,
             ws_rate_per_second=500.0, ws_rate_burst=500,
             default_response_seconds=60, default_roll_seconds=60, analysis_refresh_seconds=0,
+            ws_heartbeat_seconds=1,
             **GENEROUS_LIMITS,
         )
         app = create_app(settings, default_catalog())
