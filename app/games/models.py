@@ -114,9 +114,9 @@ class Pitch(Base):
     challenge_result: Mapped[str | None] = mapped_column(String(16))
     extras: Mapped[dict[str, Any]] = mapped_column(JsonColumn, default=dict)
     thrown: Mapped[bool] = mapped_column(default=False, server_default=false())
-    """A pitch was thrown (``app.stats.boxscore.pitch_thrown``), set when the row is written."""
+    """A pitch was thrown (``app.records.calls.pitch_thrown``), set when the row is written."""
     strike: Mapped[bool] = mapped_column(default=False, server_default=false())
-    """Thrown and called a strike (``app.stats.boxscore.is_strike``), for SQL pitching lines."""
+    """Thrown and called a strike (``app.records.calls.is_strike``), for SQL pitching lines."""
     direction_read: Mapped[bool | None]
     location_read: Mapped[bool | None]
     """Bottom of the 9th: the stare-down's reads (``stare.direction_read`` /
@@ -168,7 +168,7 @@ class PitchPlay(Base):
     """A challenge's result (``"reverse"``, ``"stand"``...); ``None`` for a card."""
     sb: Mapped[int] = mapped_column(default=0)
     cs: Mapped[int] = mapped_column(default=0)
-    """Stolen bases / caught stealing this card gave the offense (``app.stats.cards.steals``)."""
+    """Stolen bases / caught stealing this card gave the offense (``app.records.plays.steals``)."""
 
 
 class DiceDraw(Base):

@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.games.models import Pitch, PitchPlay
-from app.stats.boxscore import is_strike, pitch_thrown
-from app.stats.cards import play_steals, record_cards
-from app.stats.records import normalize
+from app.records.calls import is_strike, pitch_thrown
+from app.records.plays import play_steals, record_cards
+from app.records.shape import normalize
 
 _TYPED = (
     "inning", "half", "offense", "defense", "batter", "batter_card", "pitcher",

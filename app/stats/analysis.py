@@ -43,8 +43,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.engines.base_on_board.data import BAT_DIE, HIT_DIE, PITCH_DIE
-from app.stats.cards import record_cards
-from app.stats.records import Record, as_records, half_complete, halves, score_before
+from app.records.plays import record_cards
+from app.records.shape import Record, as_records, half_complete, halves, score_before
 
 BOB = "base-on-board"
 B9 = "bottom-of-the-9th"

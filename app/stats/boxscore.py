@@ -19,7 +19,7 @@ games where the codes exist):
 - **R**: runs the side scored (the sum of ``runs`` of its records: every run, including those on
   wild pitches, balks and steals of home). **RBI**: the sum of the engine's ``rbi`` (none on an
   error, a double or triple play, or a run that scored without a plate appearance ending).
-- **SB / CS** come from the cards, as described in :mod:`app.stats.cards` (SB2 / SB3 / SBH and
+- **SB / CS** come from the cards, as described in :mod:`app.records.plays` (SB2 / SB3 / SBH and
   RNH; a steal fails when answered by CS2 / CS3 / CSH or reversed on a challenge).
 - **AVG** = H / AB; **OBP** = (H + BB + HBP) / (AB + BB + HBP + SF) (CI and obstruction are
   left out of both, as in MLB); **SLG** = TB / AB; **OPS** = OBP + SLG. A rate whose
@@ -44,14 +44,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from app.stats.cards import record_cards, steals
-from app.stats.records import SIDES, Record, as_records, first_die, halves, reversed_calls
+from app.records.calls import is_strike, pitch_thrown
+from app.records.plays import record_cards, steals
+from app.records.shape import SIDES, Record, as_records, halves
 
 HITS = {"1B": 1, "2B": 2, "3B": 3, "HR": 4, "RS": 1}
 NOT_AT_BAT = frozenset({"BB", "HBP", "SF", "SAC", "CI", "IOB"})
 STRIKEOUTS = frozenset({"K", "SNO"})
 ERROR_CARDS = frozenset({"POE", "1H1E"})
-BOB_PITCH_FACES = frozenset({"S", "SM", "F", "B", "C"})
 
 
 def _rate(num: float, den: int) -> float | None:
@@ -211,24 +211,6 @@ class BoxScore:
             "batting": {side: self.batting[side].to_json() for side in self.line.order},
             "pitching": {side: self.pitching[side].to_json() for side in self.line.order},
         }
-
-
-def pitch_thrown(record: Record) -> bool:
-    return first_die(record, "pitch") is not None or bool(record.get("pitch_by_card"))
-
-
-def is_strike(record: Record) -> bool:
-    """The pitch's call under the conventions above (only meaningful when it was thrown)."""
-    if "stare" in record:
-        return record.get("result") != "B"
-    if record.get("pa_result") == "HBP":
-        return False
-    face = first_die(record, "pitch")
-    if face is None:
-        return bool(record.get("pitch_by_card"))
-    if face in ("B", "SM") and face in reversed_calls(record):
-        face = "SM" if face == "B" else "B"
-    return face in BOB_PITCH_FACES and face != "B"
 
 
 def add_batting(line: BattingLine, record: Record) -> None:

@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any
 
 from app.catalogue import CatalogueKeyError, words
-from app.stats.records import Record, as_records, normalize, ordinal_en
+from app.records.shape import Record, as_records, normalize, ordinal_en
 
 BOB = "base-on-board"
 B9 = "bottom-of-the-9th"

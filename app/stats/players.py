@@ -11,7 +11,7 @@ side the account sat on and how the game ended. Rules:
   credited with its whole side's plate appearances, as the issue asks); **pitching** the
   pitching line of that side while it fielded. Both follow :mod:`app.stats.boxscore`.
 - **Cards** (Base on Board): the cards the side played and how often each succeeded, and the
-  side's challenges and how often they reversed the call (:mod:`app.stats.cards`).
+  side's challenges and how often they reversed the call (:mod:`app.records.plays`).
 - **Bottom of the 9th** (records with ``stare``): home bats, away pitches. ``stares`` counts the
   stare-downs of the account's plate appearances or pitches; ``direction_reads``,
   ``location_reads`` and ``full_reads`` (MVP) count the batter's correct reads, so for a home
@@ -28,9 +28,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
+from app.records.shape import as_records, final_score, other
 from app.stats.boxscore import BattingLine, PitchingLine, box_score
 from app.stats.cards import CardUsage, card_usage
-from app.stats.records import as_records, final_score, other
 
 Status = Literal["finished", "abandoned", "unfinished"]
 

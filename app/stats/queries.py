@@ -3,11 +3,11 @@
 The numbers follow :mod:`app.stats.players` and :mod:`app.stats.boxscore` (the tests compare
 both on the same games): one aggregate over the ``pitch`` table joined to ``game_player`` for the
 account's side, with each pitch counted for its offense's batting line and its defense's
-pitching line. ``pitch.thrown`` / ``pitch.strike`` hold :func:`app.stats.boxscore.pitch_thrown`
-and :func:`~app.stats.boxscore.is_strike`, computed when the row is written, so strike % needs
+pitching line. ``pitch.thrown`` / ``pitch.strike`` hold :func:`app.records.calls.pitch_thrown`
+and :func:`~app.records.calls.is_strike`, computed when the row is written, so strike % needs
 no JSON in SQL. Card usage, challenge success and SB / CS are a second aggregate over the
 ``pitch_play`` table (one row per card played and per challenge made, its outcome and steals
-computed by :mod:`app.stats.cards` when the pitch row is written; :func:`card_stats_by_pool`):
+computed by :mod:`app.records.plays` when the pitch row is written; :func:`card_stats_by_pool`):
 cards and challenges count for the side that played or made them, SB / CS for the pitch's
 offense. The Bottom of the 9th extras (stare-down reads, races, fatigue, relief, benching) are a
 third aggregate over typed ``pitch`` columns written with the row
@@ -195,7 +195,7 @@ async def card_stats_by_pool(
     db: AsyncSession, account_id: str, pools: Sequence[str] | None = None
 ) -> dict[str, tuple[CardUsage, int, int]]:
     """All-time card usage and challenges of the account's side, and its SB / CS, per pool
-    (only pools with plays), from ``pitch_play``: the numbers of :mod:`app.stats.cards`."""
+    (only pools with plays), from ``pitch_play``: the numbers of :mod:`app.records.plays`."""
     query = _cards_query(None if pools is None else tuple(pools))
     out: dict[str, tuple[CardUsage, int, int]] = {}
     for row in (await db.execute(query, {"account_id": account_id})).all():

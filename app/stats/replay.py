@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from app.records.shape import SIDES, as_records
 from app.stats.boxscore import HITS, box_score
 from app.stats.playbyplay import plate_appearances, play_by_play
-from app.stats.records import SIDES, as_records
 
 
 def _replay(rows: list[dict[str, Any]], n: int) -> dict[str, Any]:

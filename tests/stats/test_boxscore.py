@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.stats.boxscore import BattingLine, box_score, is_strike, line_score
-from app.stats.records import as_records, normalize
+from app.records.calls import is_strike
+from app.records.shape import as_records, normalize
+from app.stats.boxscore import BattingLine, box_score, line_score
 from tests.stats.build import card, challenge, one_inning_game, pitch
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from app.stats.cards import card_plays, card_usage, challenges, steals
-from app.stats.records import normalize
+from app.records.plays import card_plays, challenges, steals
+from app.records.shape import normalize
+from app.stats.cards import card_usage
 from tests.stats.build import card, challenge, pitch
 
 

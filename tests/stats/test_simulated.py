@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from app.records.shape import as_records, halves
 from app.stats.analysis import card_value, dice_fairness, run_expectancy, win_probability
 from app.stats.boxscore import box_score
 from app.stats.playbyplay import name, plate_appearances, play_by_play
-from app.stats.records import as_records, halves
 from app.stats.replay import state_at
 from tests.stats.sim import games
 
