@@ -190,7 +190,7 @@ def _sections(game: str) -> dict[str, str]:
 @cache
 def rules_page(game: str, lang: str) -> dict[str, Any]:
     """The guide of ``game`` in ``lang`` as HTML, and the codes its tables explain."""
-    from app.web import catalogue
+    from app.catalogue import for_client as catalogue
 
     if lang not in LANGS:
         raise ApiError("validation", f"lang must be one of {LANGS}", 422)

@@ -14,6 +14,8 @@ from typing import Any
 from pydantic import BaseModel, model_validator
 
 _BAD = re.compile("[\x00\ud800-\udfff]")
+MAX_SEQ = 2**31 - 1
+"""Sequence numbers are 32-bit in the database: a larger one cannot name an event."""
 MAX_DEPTH = 32
 """Deeper input than this is refused: nothing the API accepts nests so deep."""
 

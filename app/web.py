@@ -10,8 +10,6 @@ as they are in the repository.
 from __future__ import annotations
 
 import json
-from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +18,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from sqlalchemy import select
 
 from app.accounts.models import Account
+from app.catalogue import CatalogueKeyError, for_client
 from app.db import utcnow
 from app.deps import Ctx, Db
 from app.errors import ApiError
@@ -115,39 +114,13 @@ async def asset(path: str) -> Response:
 # --- words -------------------------------------------------------------------------------------
 
 
-@cache
-def catalogue(game: str) -> dict[str, Any]:
-    """Every word the tables show, in Korean and English, from the engines' own data."""
-    if game == "base-on-board":
-        raw = resources.files("app.catalogue").joinpath("base_on_board.json").read_text("utf-8")
-        return {"game": game, **json.loads(raw)}
-    if game == "bottom-of-the-9th":
-        from app.engines.bottom_of_the_ninth import codes
-
-        package = resources.files("app.engines.bottom_of_the_ninth")
-        cards = json.loads(package.joinpath("cards.json").read_text("utf-8"))
-        challenges = json.loads(package.joinpath("challenges.json").read_text("utf-8"))
-
-        def table(rows: dict[str, tuple[str, str]]) -> dict[str, dict[str, str]]:
-            return {code: {"en": en, "ko": ko} for code, (en, ko) in rows.items()}
-
-        return {
-            "game": game,
-            "results": table(codes.RESULT_CODES),
-            "pa": table(codes.PA_CODES),
-            "terms": table(codes.TERMS),
-            "pitch_faces": table(codes.PITCH_FACES),
-            "positions": table(codes.POSITIONS),
-            "usages": table(codes.USAGES),
-            "cards": {card["id"]: card for card in cards["cards"]},
-            "challenges": {c["id"]: c for c in challenges["challenges"]},
-        }
-    raise ApiError("not_found", f"no catalogue for {game!r}; one of {GAMES}", 404)
-
-
 @router.get("/api/catalogue/{game}")
 async def get_catalogue(game: str) -> Response:
-    body = json.dumps(catalogue(game), ensure_ascii=False, separators=(",", ":"))
+    try:
+        words = for_client(game)
+    except CatalogueKeyError as missing:
+        raise ApiError("not_found", str(missing), 404) from None
+    body = json.dumps(words, ensure_ascii=False, separators=(",", ":"))
     return Response(body, media_type="application/json",
                     headers={"Cache-Control": "public, max-age=300"})
 

@@ -176,3 +176,39 @@ def codes(game: str, section: str) -> list[str]:
             f"{game}: no section {section!r}; sections are {sorted(catalogue.sections)}"
         )
     return list(catalogue.sections[section])
+
+
+GAME_KINDS = ("base-on-board", "bottom-of-the-9th")
+
+
+@cache
+def for_client(game: str) -> dict[str, Any]:
+    """Every word the tables and rules pages show, in Korean and English, from the engines'
+    own data: Base on Board's catalogue as it is; for Bottom of the 9th the codes of
+    ``codes.py``, the cards of ``cards.json`` and the manager challenges of
+    ``challenges.json``."""
+    if game == "base-on-board":
+        raw = resources.files("app.catalogue").joinpath("base_on_board.json").read_text("utf-8")
+        return {"game": game, **json.loads(raw)}
+    if game == "bottom-of-the-9th":
+        from app.engines.bottom_of_the_ninth import codes as ninth
+
+        package = resources.files("app.engines.bottom_of_the_ninth")
+        cards = json.loads(package.joinpath("cards.json").read_text("utf-8"))
+        challenges = json.loads(package.joinpath("challenges.json").read_text("utf-8"))
+
+        def table(rows: dict[str, tuple[str, str]]) -> dict[str, dict[str, str]]:
+            return {code: {"en": en, "ko": ko} for code, (en, ko) in rows.items()}
+
+        return {
+            "game": game,
+            "results": table(ninth.RESULT_CODES),
+            "pa": table(ninth.PA_CODES),
+            "terms": table(ninth.TERMS),
+            "pitch_faces": table(ninth.PITCH_FACES),
+            "positions": table(ninth.POSITIONS),
+            "usages": table(ninth.USAGES),
+            "cards": {card["id"]: card for card in cards["cards"]},
+            "challenges": {c["id"]: c for c in challenges["challenges"]},
+        }
+    raise CatalogueKeyError(f"no catalogue for {game!r}; one of {GAME_KINDS}")

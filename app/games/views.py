@@ -16,9 +16,9 @@ from app.games import service, stats
 from app.games.models import DiceDraw, Game, GamePlayer, Pitch
 from app.games.pitches import pitch_out
 from app.games.schemas import Fairness, GameSummary
-from app.realtime.messages import MAX_SEQ
 from app.rooms.models import Seat
 from app.stats.boxscore import box_score
+from app.validation import MAX_SEQ
 
 router = APIRouter(prefix="/api", tags=["games"])
 

@@ -6,11 +6,9 @@ import json
 from typing import Any
 
 from app.errors import ApiError
-from app.validation import BadText, check_tree
+from app.validation import MAX_SEQ, BadText, check_tree
 
 CLIENT_TYPES = ("hello", "action", "sync", "claim", "ping")
-MAX_SEQ = 2**31 - 1
-"""Sequence numbers are 32-bit in the database; a larger one cannot name an event."""
 
 
 def parse(text: str, max_bytes: int) -> dict[str, Any]:

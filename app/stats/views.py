@@ -22,6 +22,7 @@ from app.stats.playbyplay import plate_appearances, play_by_play
 from app.stats.replay import state_at_seq
 from app.stats.schemas import Leaderboard
 from app.stats.store import DEFAULT_TIER, game_pool
+from app.validation import MAX_SEQ
 
 router = APIRouter(prefix="/api", tags=["stats"])
 
@@ -160,7 +161,7 @@ async def playbyplay(
     "engine": {"applied_seq": 40, "view": {"...": "the spectators' view"}, "state": {}},
 }))
 async def replay(
-    game_id: str, db: Db, ctx: Ctx, seq: int = Query(..., ge=0, le=2**31 - 1)
+    game_id: str, db: Db, ctx: Ctx, seq: int = Query(..., ge=0, le=MAX_SEQ)
 ) -> dict[str, Any]:
     """The game right after event ``seq``: the public situation from the pitch records, and
     (once the game is over) the engine's state and spectator view rebuilt from the stored
