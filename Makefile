@@ -22,7 +22,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check app tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy app/engines
+	$(BIN)/mypy app
 
 check: lint typecheck
 

@@ -56,11 +56,11 @@ class UtcDateTime(TypeDecorator[datetime]):
         return value.astimezone(UTC)
 
 
-UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (
+UNAVAILABLE_ERRORS: tuple[type[Exception], ...] = (
     exc.OperationalError, exc.InterfaceError, exc.DisconnectionError, exc.TimeoutError, OSError,
 )
 try:  # the driver's own connection errors, when it raises them unwrapped (on connect)
-    from asyncpg.exceptions import (  # type: ignore[import-untyped]
+    from asyncpg.exceptions import (
         InterfaceError as _PgInterfaceError,
     )
     from asyncpg.exceptions import (

@@ -70,7 +70,7 @@ async def validation_error_handler(_request: Request, exc: Exception) -> JSONRes
          "message": _printable(error.get("msg", "invalid"))}
         for error in exc.errors()[:20]
     ]
-    first = fields[0] if fields else {"loc": [], "message": "invalid request"}
+    first: dict[str, Any] = fields[0] if fields else {"loc": [], "message": "invalid request"}
     where = ".".join(str(p) for p in first["loc"])
     return JSONResponse(
         status_code=422,
@@ -107,5 +107,5 @@ async def unexpected_error_handler(request: Request, exc: Exception) -> JSONResp
     )
 
 
-DATABASE_ERRORS: tuple[type[BaseException], ...] = (SQLAlchemyError, *UNAVAILABLE_ERRORS)
+DATABASE_ERRORS: tuple[type[Exception], ...] = (SQLAlchemyError, *UNAVAILABLE_ERRORS)
 """What the database layer raises: answered by :func:`unexpected_error_handler`."""

@@ -257,8 +257,8 @@ class CommandPath:
         if deadline.get("acts") == "pass":  # already the server's to pass then
             return response
         deadlines = service.with_scheduled_pass(game.deadlines, request.side)
-        values = {"version": game.version + 1, "deadlines": deadlines,
-                  "next_deadline_at": service.next_deadline(deadlines)}
+        due = service.next_deadline(deadlines)
+        values = {"version": game.version + 1, "deadlines": deadlines, "next_deadline_at": due}
         seat = self._guard_values(game, request) if seat_guard else None
         async with self._transaction(conn) as tx:
             updated = await tx.execute(
@@ -269,8 +269,9 @@ class CommandPath:
                 await tx.rollback()
                 raise _Conflict
             await tx.commit()
-        self.live.put(replace(game, version=values["version"], deadlines=deadlines))
-        self.ctx.wake_timers(values["next_deadline_at"])
+        self.live.put(replace(game, version=game.version + 1, deadlines=deadlines))
+        if due is not None:
+            self.ctx.wake_timers(due)
         return response
 
     @staticmethod

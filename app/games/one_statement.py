@@ -107,4 +107,4 @@ async def write(
             params[f"rows{index}"] = _json(list(table_rows))
     shape = tuple(bool(r) for r in rows)
     applied = await conn.scalar(statement(seat is not None, shape), params)
-    return applied == 1
+    return bool(applied == 1)

@@ -113,7 +113,7 @@ class RedisBroadcaster:
             finally:
                 self._pubsub = None
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     def _dispatch(self, raw: dict[str, Any]) -> None:
         if raw.get("type") != "message":

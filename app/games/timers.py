@@ -15,14 +15,14 @@ import asyncio
 import contextlib
 import logging
 import time
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select, update
 
 from app.context import ServerContext
 from app.db import utcnow
-from app.engines.interface import Side
+from app.engines.interface import Side, parse_side
 from app.errors import ApiError
 from app.games import service
 from app.games.commands import SERVER_ACTOR, CommandRequest
@@ -94,7 +94,7 @@ class TimerRunner:
         if query is None:
             return longest
         async with self.ctx.db.session() as db:
-            soonest = await db.scalar(query)
+            soonest: datetime | None = await db.scalar(query)
         if soonest is None:
             return longest
         if soonest.tzinfo is None:
@@ -123,7 +123,8 @@ class TimerRunner:
                     if due_at(deadline) > now:
                         continue
                     try:
-                        request = await self._request(game_id, version, side, deadline)
+                        request = await self._request(game_id, version, parse_side(side),
+                                                      deadline)
                         if request is not None:
                             late = (utcnow() - due_at(deadline)).total_seconds()
                             self.ctx.metrics.timer_lateness.observe(max(0.0, late))

@@ -57,7 +57,7 @@ async def game_summary(game_id: str, db: Db, ctx: Ctx) -> GameSummary:
     return GameSummary(
         id=game.id, room_id=game.room_id, kind=game.kind, number=game.number,
         status=game.status, options=game.options, seq=game.seq, seed_hash=game.seed_hash,
-        result=game.result, players=players, line_score=lines,  # type: ignore[arg-type]
+        result=game.result, players=players, line_score=lines,
         runs=runs, pitches=pitches, started_at=game.started_at, finished_at=game.finished_at,
         box_score=(await ctx.cpu.run(box_score, records)).to_json(),
     )
@@ -112,7 +112,7 @@ async def fairness(game_id: str, db: Db) -> Fairness:
         draws = [{"index": r.draw_index, "n": r.n, "value": r.value} for r in rows]
     return Fairness(
         game_id=game.id, seed_hash=game.seed_hash, seed=game.seed if over else None,
-        algorithm=ALGORITHM, draw_count=game.draw_count, draws=draws,  # type: ignore[arg-type]
+        algorithm=ALGORITHM, draw_count=game.draw_count, draws=draws,
     )
 
 

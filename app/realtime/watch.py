@@ -29,7 +29,8 @@ CHUNK = 500
 
 
 class Watcher(Protocol):
-    viewer: str
+    @property
+    def viewer(self) -> str: ...
 
     def heartbeat(self, game_id: str, seq: int) -> None: ...
 

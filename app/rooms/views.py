@@ -49,12 +49,12 @@ async def room_out(ctx: ServerContext, db: AsyncSession, room: Room) -> RoomOut:
     return RoomOut(
         id=room.id, kind=room.kind, options=room.options, teams=room.teams,
         timers=room.timers,
-        private=room.private, status=room.status,  # type: ignore[arg-type]
+        private=room.private, status=room.status,
         created_by=room.created_by, invite_link=f"{base}/rooms/{room.id}",
         ws_url=f"{ws_base}/ws/rooms/{room.id}", current_game_id=room.current_game_id,
         games_played=room.games_played,
         seats=[
-            SeatOut(account_id=s.account_id, name=name, side=s.side,  # type: ignore[arg-type]
+            SeatOut(account_id=s.account_id, name=name, side=s.side,
                     joined_at=s.joined_at,
                     connected=seat_connected(s.last_seen_at, now, heartbeat))
             for s, name in rows.all()
@@ -130,7 +130,7 @@ async def invite(room_id: str, ctx: Ctx, db: Db, account: CurrentAccount) -> Inv
     room = await service.get_room(db, room_id)
     side, token = await service.invite_for(db, room, account)
     base = ctx.settings.public_url.rstrip("/")
-    return InviteOut(side=side, token=token,  # type: ignore[arg-type]
+    return InviteOut(side=side, token=token,
                      link=f"{base}/rooms/{room.id}?side={side}&invite={token}")
 
 
