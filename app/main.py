@@ -161,9 +161,11 @@ def create_app(
     app.include_router(accounts_router)
     app.include_router(rooms_router)
     app.include_router(games_router)
+    from app.stats.lobby import router as lobby_router  # ratings before a game, the lobby
     from app.stats.views import router as stats_router  # leaderboard, players, records, analysis
 
     app.include_router(stats_router)
+    app.include_router(lobby_router)
     app.include_router(realtime_router)
     from app.web import router as web_router  # the browser client (static/, docs/client.md)
 

@@ -2,7 +2,8 @@
 
 Each seat's ``last_seen_at`` is refreshed while one of its sockets is open: on connect, on
 disconnect, and by one task per process every ``presence_heartbeat_seconds`` with a single
-UPDATE for all its connected seats (not one write per socket).
+UPDATE for all its connected seats (not one write per socket). When that counts as
+connected is :func:`app.rooms.presence.seat_connected`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter
-from datetime import UTC, datetime
 
 from sqlalchemy import tuple_, update
 
@@ -20,18 +20,6 @@ from app.rooms.models import Seat
 
 log = logging.getLogger(__name__)
 CHUNK = 500
-MISSED_HEARTBEATS = 3
-"""A seat counts as connected while it was seen within this many heartbeats (plus a second)."""
-
-
-def seat_connected(last_seen_at: datetime | None, now: datetime, heartbeat_seconds: float) -> bool:
-    """Whether a seat has a socket open, as far as its heartbeat tells (any process's)."""
-    if last_seen_at is None:
-        return False
-    if last_seen_at.tzinfo is None:
-        last_seen_at = last_seen_at.replace(tzinfo=UTC)
-    window = MISSED_HEARTBEATS * heartbeat_seconds + 1
-    return (now - last_seen_at).total_seconds() <= window
 
 
 class Presence:

@@ -16,9 +16,9 @@ from app.context import ServerContext
 from app.db import utcnow
 from app.deps import Address, Ctx, CurrentAccount, Db
 from app.games.computer import computer_side
-from app.realtime.presence import seat_connected
 from app.rooms import service
 from app.rooms.models import Room, Seat
+from app.rooms.presence import seat_connected
 from app.rooms.schemas import InviteOut, JoinRequest, RoomCreate, RoomOut, SeatOut
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
@@ -149,3 +149,21 @@ async def rematch(room_id: str, ctx: Ctx, db: Db, account: CurrentAccount) -> Ro
     message = await service.rematch(db, ctx.catalog, room, account)
     await _commit_and_publish(ctx, db, room.id, message)
     return await room_out(ctx, db, room)
+
+
+@router.get("/{room_id}/presence")
+async def presence(room_id: str, ctx: Ctx, db: Db) -> dict[str, Any]:
+    """Who of each side has a socket open, as far as its heartbeat tells: a seat seen within
+    three heartbeats counts as connected (the same rule as ``seats[].connected`` of the room)."""
+    now = utcnow()
+    rows = (await db.execute(
+        select(Account.name, Seat.side, Seat.last_seen_at)
+        .join(Account, Account.id == Seat.account_id)
+        .where(Seat.room_id == room_id, Seat.left_at.is_(None))
+    )).all()
+    heartbeat = ctx.settings.presence_heartbeat_seconds
+    seats = [
+        {"name": name, "side": side, "connected": seat_connected(seen, now, heartbeat)}
+        for name, side, seen in rows
+    ]
+    return {"room_id": room_id, "seats": seats}

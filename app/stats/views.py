@@ -15,7 +15,7 @@ from app.accounts.models import Account
 from app.db import utcnow
 from app.deps import Ctx, Db
 from app.errors import ApiError
-from app.games.models import Game
+from app.games.models import Game, GamePlayer
 from app.stats import baselines, board, gamelog, queries
 from app.stats.models import AnalysisTable
 from app.stats.playbyplay import plate_appearances, play_by_play
@@ -313,3 +313,59 @@ async def card_value(
     answer = await _answer(db, baselines.real_key("cv", "base-on-board", chosen),
                            _simulated_key("base-on-board", chosen, 9, simulated), "cards", "cv")
     return {"tier": chosen, **answer}
+
+
+# ------------------------------------------------------------------ the browser's records
+
+
+@router.get("/games/{game_id}/record")
+async def game_record(game_id: str, db: Db, ctx: Ctx) -> Response:
+    """Box score, play-by-play (ko and en) and the situation after every pitch, for the game
+    record page and its replay scrubber. While a game is live this is what has been thrown."""
+    game = await db.get(Game, game_id)
+    if game is None:
+        raise ApiError("not_found", "no such game", 404)
+    return await ctx.cpu.json(_record_document, await gamelog.records(db, game_id), game.id,
+                              game.kind)
+
+
+def _record_document(records: list[dict[str, Any]], game_id: str, kind: str) -> dict[str, Any]:
+    from app.stats.replay import export_game, states
+
+    document = export_game(records, {"game_id": game_id, "kind": kind})
+    document["states"] = states(records)
+    document.pop("pitches", None)
+    document["seqs"] = [r["seq"] for r in records]
+    document["dice"] = [r.get("dice") or [] for r in records]
+    return document
+
+
+@router.get("/players/{name}/charts")
+async def player_charts(name: str, db: Db, limit: int = Query(200, ge=1, le=1000)
+                        ) -> dict[str, Any]:
+    """What the player page draws: results in order (for the rating line and the outcome
+    shares) and the faces of every die this player's games rolled (for dice fairness, counted
+    by the database)."""
+    account = await db.scalar(select(Account).where(Account.name_key == name.casefold()))
+    if account is None:
+        raise ApiError("not_found", "no such player", 404)
+    rows = (await db.execute(
+        select(Game.id, Game.kind, Game.result, Game.finished_at, GamePlayer.side)
+        .join(GamePlayer, GamePlayer.game_id == Game.id)
+        .where(GamePlayer.account_id == account.id, Game.status == "finished")
+        .order_by(Game.finished_at)
+        .limit(limit)
+    )).all()
+    games = []
+    fairness: dict[str, Any] = {}
+    for game_id, kind, result, finished, side in rows:
+        winner = (result or {}).get("winner")
+        outcome = "tie" if winner is None else ("win" if winner == side else "loss")
+        games.append({"game_id": game_id, "kind": kind, "side": side, "outcome": outcome,
+                      "finished_at": finished.isoformat() if finished else None})
+    for kind in ("base-on-board", "bottom-of-the-9th"):
+        ids = [g["game_id"] for g in games if g["kind"] == kind]
+        if ids:
+            fairness[kind] = baselines.dice_table(kind, await queries.dice_counts(db, ids))
+    return {"name": account.name, "games": games, "dice": fairness,
+            "ratings": await queries.rating_history(db, account.id)}
