@@ -11,7 +11,7 @@ import pytest
 
 from app.stats.players import PlayerGame, player_stats
 from tests.conftest import real_engines
-from tests.server.test_card_stats_sql import play_game, registered
+from tests.stats.test_card_stats_sql import play_game, registered
 from tests.support.live import LiveServer
 
 KIND = "bottom-of-the-9th"
