@@ -299,7 +299,7 @@ async def test_socket_matrix(live: LiveServer) -> None:
                         raw = await ws.recv()
                         seen.append(str(raw))
                         reply = json.loads(raw)
-                        if reply["type"] in ("event", "state") and kind != "sync":
+                        if reply["type"] in ("event", "state", "update") and kind != "sync":
                             continue
                         if reply["type"] == "error" and reply.get("id") not in (None, "a1",
                                                                                   "c1"):

@@ -54,6 +54,22 @@ class TableReport:
     problems: list[str] = field(default_factory=list)
 
 
+def expand(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """An ``update`` (one commit's events and the state they lead to, in one frame) as the
+    ``event`` messages and the ``state`` message it stands for; any other message as it is."""
+    if message.get("type") != "update":
+        return [message]
+    game_id = message["game_id"]
+    out: list[dict[str, Any]] = [
+        {"type": "event", "game_id": game_id, "seq": e["seq"], "event": e["event"]}
+        for e in message["events"]
+    ]
+    state = {k: v for k, v in message.items() if k not in ("events", "game_id")}
+    state["type"] = "state"
+    out.append(state)
+    return out
+
+
 def canonical(event: dict[str, Any]) -> str:
     """One text per event content, whatever the key order."""
     return json.dumps(event, sort_keys=True, separators=(",", ":"))
@@ -134,13 +150,13 @@ class SeatBot:
         """Every message, parsed and kept (``keep_messages``); unexpected errors are reported
         here and not passed on."""
         async for raw in self.ws:
-            message = json.loads(raw)
-            if self.keep_messages:
-                self.messages.append(message)
-            if message["type"] == "error" and message["code"] not in IGNORABLE:
-                self.report.errors.append(message)
-            else:
-                yield message
+            for message in expand(json.loads(raw)):
+                if self.keep_messages:
+                    self.messages.append(message)
+                if message["type"] == "error" and message["code"] not in IGNORABLE:
+                    self.report.errors.append(message)
+                else:
+                    yield message
 
     async def _on_state(self, state: dict[str, Any]) -> None:
         if self.think[1] > 0:  # acting happens in the pending task (see ``_schedule``)
@@ -211,14 +227,15 @@ async def watch(ws: ClientConnection, received_at: dict[int, float],
     ``received_at`` keeps, per sequence number, the latest receipt among all spectators."""
     events: list[tuple[int, str]] = []
     async for raw in ws:
-        message = json.loads(raw)
-        if log is not None:
-            log.append(message)
-        if message["type"] == "event":
-            events.append((message["seq"], canonical(message["event"])))
-            received_at[message["seq"]] = time.perf_counter()
-        elif message["type"] in ("state", "snapshot") and message["game"]["status"] != "live":
-            break
+        arrived = time.perf_counter()
+        for message in expand(json.loads(raw)):
+            if log is not None:
+                log.append(message)
+            if message["type"] == "event":
+                events.append((message["seq"], canonical(message["event"])))
+                received_at[message["seq"]] = arrived
+            elif message["type"] in ("state", "snapshot") and message["game"]["status"] != "live":
+                return events
     return events
 
 

@@ -56,31 +56,29 @@ def encode(message: dict[str, Any]) -> str:
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def _event_text(game_id: str, stored: dict[str, Any], side: Side | None) -> str:
+def update_text(game_id: str, events: list[dict[str, Any]], header: dict[str, Any],
+                mine: dict[str, Any], side: Side | None) -> str:
+    """One commit (or a catch-up) as one frame: its events as ``side`` may see them, in order,
+    then the state they lead to (``mine``: the viewer's view and legal actions)."""
     return encode({
-        "type": "event", "game_id": game_id, "seq": stored["seq"],
-        "event": service.filter_event(stored, side),
+        "type": "update", "game_id": game_id, "seq": header["seq"],
+        "events": [{"seq": e["seq"], "event": service.filter_event(e, side)} for e in events],
+        "game": header, **mine,
     })
 
 
-def _state_text(message: dict[str, Any], viewer: str) -> str:
-    header = message["game"]
-    return encode({"type": "state", "seq": header["seq"], "game": header,
-                   **message["views"][viewer]})
-
-
 def viewer_texts(message: dict[str, Any], viewer: str) -> list[str]:
-    """The frames one broadcast sends to every socket of ``viewer`` (a side or spectator):
-    its events filtered for that viewer, then its state. They are encoded once per viewer kind
-    and kept on the message, which this process's sockets share, so a room's spectators cost
-    one encoding, not one each."""
+    """The frame one broadcast sends to every socket of ``viewer`` (a side or spectator): its
+    events filtered for that viewer and its state, together. It is encoded once per viewer
+    kind and kept on the message, which this process's sockets share, so a room's spectators
+    cost one encoding, not one each."""
     cache: dict[str, list[str]] = message.setdefault(_TEXTS, {})
     texts = cache.get(viewer)
     if texts is None:
         side: Side | None = None if viewer == "spectator" else viewer  # type: ignore[assignment]
-        game_id = message["game"]["game_id"]
-        texts = [_event_text(game_id, stored, side) for stored in message["events"]]
-        texts.append(_state_text(message, viewer))
+        header = message["game"]
+        texts = [update_text(header["game_id"], message["events"], header,
+                             message["views"][viewer], side)]
         cache[viewer] = texts
     return texts
 
@@ -145,6 +143,10 @@ class RoomConnection:
 
     async def _serve(self, hello: dict[str, Any]) -> None:
         ctx = self.ctx
+        # The welcome and the first sync are queued before the socket subscribes: a broadcast
+        # that lands while it subscribes must queue behind them, never reach the client first.
+        self._put("send", encode(self._welcome()))
+        self._put("sync", hello["last_seq"], hello.get("game_id"), "hello")
         await ctx.broadcaster.subscribe(self.room_id, self)
         await ctx.watch.add(self.room_id, self)
         if self.session_id is not None:
@@ -153,8 +155,6 @@ class RoomConnection:
         try:
             if self.account_id is not None:
                 await ctx.presence.connected(self.room_id, self.account_id)
-            self._put("send", encode(self._welcome()))
-            self._put("sync", hello["last_seq"], hello.get("game_id"), "hello")
             reader = asyncio.create_task(self._read_loop())
             done, _ = await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
             if reader in done and not reader.cancelled() and reader.exception() is None \
@@ -245,8 +245,10 @@ class RoomConnection:
                 elif kind == "pong":
                     latest = self.ctx.watch.latest(self.room_id)
                     game_id, seq = latest or (self.game_id, self.seq)
-                    await self._send_now(encode({"type": "pong", "game_id": game_id,
-                                                 "seq": seq}))
+                    pong: dict[str, Any] = {"type": "pong", "game_id": game_id, "seq": seq}
+                    if item[1] is not None:
+                        pong["id"] = item[1]
+                    await self._send_now(encode(pong))
                 elif kind == "seats":
                     await self._on_seats()
         except _Close as close:
@@ -279,11 +281,11 @@ class RoomConnection:
         if not fresh or fresh[0]["seq"] != self.seq + 1:
             await self._catch_up(self.seq, self.game_id, "gap")
             return
-        if len(fresh) == len(events):  # the usual case: the same frames as its viewer kind
+        if len(fresh) == len(events):  # the usual case: the same frame as its viewer kind
             texts = viewer_texts(message, self.viewer)
         else:
-            texts = [_event_text(header["game_id"], stored, self.side) for stored in fresh]
-            texts.append(_state_text(message, self.viewer))
+            texts = [update_text(header["game_id"], fresh, header, message["views"][self.viewer],
+                                 self.side)]
         self.seq = self.state_seq = header["seq"]
         await self._send_all(texts)
 
@@ -337,13 +339,11 @@ class RoomConnection:
             return
         if self.game_id != game.id:
             self.game_id, self.seq, self.state_seq = game.id, start or 0, 0
-        await self._send_all([_event_text(game.id, service.stored_event(r), self.side)
-                              for r in rows if r.seq > self.seq])
+        missed = [service.stored_event(r) for r in rows if r.seq > self.seq]
         self.seq = max(self.seq, game.seq)
         if game.seq >= self.state_seq:
             self.state_seq = game.seq
-            await self._send_now(encode({"type": "state", "seq": game.seq, "game": header,
-                                         **mine}))
+            await self._send_now(update_text(game.id, missed, header, mine, self.side))
 
     def _error_text(self, exc: ApiError, command: str | None = None) -> str:
         body: dict[str, Any] = {"type": "error", "code": exc.code, "message": exc.message}
@@ -446,7 +446,8 @@ class RoomConnection:
     async def _handle(self, message: dict[str, Any]) -> None:
         kind = message["type"]
         if kind == "ping":
-            self._put("pong")
+            raw_id = message.get("id")
+            self._put("pong", raw_id if isinstance(raw_id, str) and len(raw_id) <= 64 else None)
         elif kind == "hello":
             raise ApiError("bad_message", "already greeted; send sync to catch up")
         elif kind == "sync":

@@ -4,6 +4,15 @@ import { uid } from "./dom.js";
 
 const BACKOFF = [250, 500, 1000, 2000, 4000, 8000];
 
+/** An ``update`` (one commit's events and the state they lead to, in one frame) as the event
+ * messages and the state message it stands for; any other message as it is. */
+function expand(message) {
+  if (message.type !== "update") return [message];
+  const { events, game_id: gameId, ...state } = message;
+  return [...events.map((e) => ({ type: "event", game_id: gameId, seq: e.seq, event: e.event })),
+    { ...state, type: "state" }];
+}
+
 export class RoomSocket {
   constructor(roomId, token, onMessage, onStatus) {
     this.roomId = roomId;
@@ -51,14 +60,16 @@ export class RoomSocket {
         if (behind && this.lastSeq !== null) this.send({ type: "sync", last_seq: this.lastSeq, game_id: this.gameId });
         else if (behind) this.send({ type: "sync" });
       }
-      if (message.type === "event") {
-        if (message.game_id !== this.gameId) { this.gameId = message.game_id; }
-        this.lastSeq = message.seq;
-      } else if (message.type === "state" || message.type === "snapshot") {
-        this.gameId = message.game?.game_id ?? this.gameId;
-        this.lastSeq = message.seq;
+      for (const one of expand(message)) {
+        if (one.type === "event") {
+          if (one.game_id !== this.gameId) { this.gameId = one.game_id; }
+          this.lastSeq = one.seq;
+        } else if (one.type === "state" || one.type === "snapshot") {
+          this.gameId = one.game?.game_id ?? this.gameId;
+          this.lastSeq = one.seq;
+        }
+        this.onMessage(one);
       }
-      this.onMessage(message);
     };
     ws.onclose = (event) => {
       clearInterval(this.pinger);

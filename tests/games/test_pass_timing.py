@@ -11,6 +11,7 @@ import math
 import time
 import uuid
 
+from app.bots.client import expand
 from tests.support.live import LiveServer
 from tests.support.table import Client, open_table
 
@@ -51,13 +52,13 @@ async def _watch(client: Client, arrivals: list[tuple[int, str, float]],
     while not stop.is_set():
         raw = await asyncio.wait_for(client.ws.recv(), 60)
         now = time.perf_counter()
-        message = json.loads(raw)
-        if message["type"] == "state":
-            arrivals.append((message["seq"], "state", now))
-            if message["game"]["status"] != "live":
-                return
-        elif message["type"] == "event":
-            arrivals.append((message["seq"], message["event"]["type"], now))
+        for message in expand(json.loads(raw)):
+            if message["type"] == "state":
+                arrivals.append((message["seq"], "state", now))
+                if message["game"]["status"] != "live":
+                    return
+            elif message["type"] == "event":
+                arrivals.append((message["seq"], message["event"]["type"], now))
 
 
 def _pauses(arrivals: list[tuple[int, str, float]], hand: set[int]

@@ -7,6 +7,7 @@ import asyncio
 import json
 from typing import Any
 
+from app.bots.client import expand
 from tests.support.live import LiveServer
 from tests.support.table import Client, open_table
 
@@ -47,7 +48,7 @@ async def _read_all(client: Client, stop: asyncio.Event) -> None:
             raw = await asyncio.wait_for(client.ws.recv(), 0.5)
         except TimeoutError:
             continue
-        client.log.append(json.loads(raw))
+        client.log.extend(expand(json.loads(raw)))
 
 
 async def test_sync_during_commits_never_goes_back(live: LiveServer) -> None:

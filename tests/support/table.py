@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection
 
-from app.bots.client import guest, open_socket
+from app.bots.client import expand, guest, open_socket
 
 Message = dict[str, Any]
 
@@ -37,7 +37,7 @@ class Client:
                     self._read += 1
                     if match is None or match(message):
                         return message
-                self.log.append(json.loads(await self.ws.recv()))
+                self.log.extend(expand(json.loads(await self.ws.recv())))
 
     async def error(self, timeout: float = 10.0) -> Message:
         return await self.next(lambda m: m["type"] == "error", timeout)

@@ -166,7 +166,9 @@ def test_base_on_board_three_innings(open_page: Any) -> None:
     note = "#table [data-toast-sink]"
     home.wait_for_selector(f"{note}:has-text('Invite link copied')")
     assert home.evaluate(COVERED, note) == []
-    assert home.evaluate("navigator.clipboard.readText()").endswith(f"/rooms/{room}")
+    # A seated player's link invites a teammate to its own side of the live game.
+    link = home.evaluate("navigator.clipboard.readText()")
+    assert f"/rooms/{room}?side=home&invite=" in link and len(link.rsplit("=", 1)[1]) >= 16
     play_to_end([home, away], card_players=(home,))
     _finish(home, away, watcher, home_name, away_name,
             {"game": "base-on-board", "tier": "pro"})
