@@ -131,6 +131,38 @@ def _analysis(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify(args: argparse.Namespace) -> int:
+    """Rebuilds games from their commands and seed and compares them with what is stored
+    (``app.games.verify``). One JSON line per game that is not ``ok`` (all with ``--all``),
+    then a summary line; exits 1 if any game does not match."""
+    import asyncio
+
+    from app.db import Database
+    from app.engine_catalog import default_catalog
+    from app.games.verify import verify_games
+    from app.settings import get_settings
+
+    async def run() -> int:
+        database = Database(get_settings().database_url)
+        try:
+            async with database.session() as db:
+                checks = await verify_games(
+                    db, default_catalog(), sample=args.sample, include_live=args.live,
+                    game_ids=args.game or (),
+                )
+        finally:
+            await database.dispose()
+        verdicts: dict[str, int] = {}
+        for check in checks:
+            verdicts[check.verdict] = verdicts.get(check.verdict, 0) + 1
+            if args.all or check.verdict != "ok":
+                print(json.dumps(check.to_json()))
+        print(json.dumps({"verified": len(checks), **dict(sorted(verdicts.items()))}))
+        return 1 if verdicts.get("mismatch") else 0
+
+    return asyncio.run(run())
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bob", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -197,6 +229,18 @@ def build_parser() -> argparse.ArgumentParser:
     only.add_argument("--simulated-only", action="store_true")
     only.add_argument("--real-only", action="store_true")
     refresh.set_defaults(func=_analysis)
+
+    games = commands.add_parser("games", help="stored games (DATABASE_URL)")
+    games_commands = games.add_subparsers(dest="games_command", required=True)
+    verify = games_commands.add_parser(
+        "verify", help="rebuild games from their commands and seed; compare with the stored "
+        "state, events and dice (exit 1 on any difference)",
+    )
+    verify.add_argument("--sample", type=int, default=None, help="a random sample of N games")
+    verify.add_argument("--live", action="store_true", help="games in progress too")
+    verify.add_argument("--game", action="append", help="this game id (repeatable)")
+    verify.add_argument("--all", action="store_true", help="a line for every game, ok or not")
+    verify.set_defaults(func=_verify)
 
     simulate = commands.add_parser("simulate", help="play games with a random legal policy")
     simulate.add_argument(

@@ -7,11 +7,11 @@ small test engine, so the server is tested without depending on the real rule en
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from app.engines.interface import DiceSource, GameEngine, InvalidOptions
+from app.engines.interface import ComputerPolicy, DiceSource, GameEngine, InvalidOptions
 
 EngineMaker = Callable[[DiceSource], GameEngine[Any]]
 
@@ -19,6 +19,9 @@ EngineMaker = Callable[[DiceSource], GameEngine[Any]]
 @dataclass(frozen=True)
 class EngineCatalog:
     makers: dict[str, EngineMaker]
+    policies: Mapping[str, ComputerPolicy] = field(default_factory=dict)
+    """Game kind → its computer player (solo play); a kind without one is played by its
+    engine's timeout action."""
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -30,11 +33,15 @@ class EngineCatalog:
             raise InvalidOptions(f"unknown game kind {kind!r}; expected one of {self.kinds}")
         return maker(dice)
 
+    def policy(self, kind: str) -> ComputerPolicy | None:
+        return self.policies.get(kind)
+
 
 def default_catalog() -> EngineCatalog:
-    from app.engines.registry import GAME_KINDS, make_engine
+    from app.engines.registry import GAME_KINDS, computer_policy, make_engine
 
     def maker_for(kind: str) -> EngineMaker:
         return lambda dice: make_engine(kind, dice)
 
-    return EngineCatalog({kind: maker_for(kind) for kind in GAME_KINDS})
+    policies = {kind: p for kind in GAME_KINDS if (p := computer_policy(kind)) is not None}
+    return EngineCatalog({kind: maker_for(kind) for kind in GAME_KINDS}, policies)

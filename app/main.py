@@ -34,6 +34,7 @@ from app.errors import (
 )
 from app.games.broadcast import Broadcaster, InProcessBroadcaster
 from app.games.commands import CommandPath
+from app.games.hooks import GameEndHooks
 from app.games.ownership import LocalOwnership, Ownership, RedisOwnership
 from app.games.timers import TimerRunner
 from app.games.views import router as games_router
@@ -43,9 +44,11 @@ from app.realtime.presence import Presence
 from app.realtime.sessions import OpenSessions
 from app.realtime.views import router as realtime_router
 from app.realtime.watch import RoomWatch
+from app.rooms.service import mark_finished
 from app.rooms.views import router as rooms_router
 from app.settings import Settings, get_settings
 from app.stats.refresher import AnalysisRefresher
+from app.stats.store import rate_finished_game
 from app.throttle import Throttle
 
 
@@ -58,6 +61,14 @@ def make_broadcaster(settings: Settings, metrics: Metrics) -> Broadcaster:
             metrics,
         )
     return InProcessBroadcaster()
+
+
+def game_end_hooks() -> GameEndHooks:
+    """What happens in the transaction that ends a game, besides the game's own write."""
+    hooks = GameEndHooks()
+    hooks.register("rooms.mark_finished", mark_finished)
+    hooks.register("stats.rate_finished_game", rate_finished_game)
+    return hooks
 
 
 def make_ownership(settings: Settings, metrics: Metrics) -> Ownership:
@@ -92,7 +103,10 @@ def create_app(
             metrics=metrics,
             ownership=make_ownership(settings, metrics),
         )
-        ctx.commands = CommandPath(ctx)
+        ctx.commands = CommandPath(
+            settings=settings, db=ctx.db, catalog=ctx.catalog, broadcaster=ctx.broadcaster,
+            metrics=metrics, wake_timers=ctx.wake_timers, on_game_end=game_end_hooks(),
+        )
         ctx.presence = Presence(ctx.db, settings.presence_heartbeat_seconds)
         ctx.sessions = OpenSessions(ctx.db, settings.presence_heartbeat_seconds)
         ctx.watch = RoomWatch(ctx.db, ctx.ownership, metrics, settings.ws_heartbeat_seconds)

@@ -3,7 +3,8 @@
 from app.accounts.models import Account, DeviceSession
 from app.db import Base
 from app.games.models import Command, DiceDraw, Game, GameEvent, GamePlayer, Pitch, PitchPlay
-from app.rooms.models import Room, Seat
+from app.rooms.models import Room
+from app.seats.models import Seat
 from app.stats.models import PlayerRating, RatingHistory
 
 __all__ = [

@@ -8,9 +8,11 @@ from collections.abc import Iterator
 import pytest
 
 from app.engine_catalog import EngineCatalog
+from app.engines.registry import computer_policy
 from tests.support.databases import backends, postgres_database, sqlite_database
 from tests.support.dice_duel import KIND, DiceDuel
 from tests.support.live import LiveServer
+from tests.support.verify import assert_played_games_rebuild
 
 
 def real_engines() -> dict[str, str]:
@@ -30,18 +32,23 @@ def test_catalog() -> EngineCatalog:
     makers = {KIND: DiceDuel}
     for kind, module in real_engines().items():
         makers[kind] = importlib.import_module(module).Engine
-    return EngineCatalog(makers)  # type: ignore[arg-type]
+    policies = {kind: p for kind in makers if (p := computer_policy(kind)) is not None}
+    return EngineCatalog(makers, policies)  # type: ignore[arg-type]
 
 
 @pytest.fixture(scope="session", params=backends())
 def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
                  ) -> Iterator[str]:
+    """The suite's shared database of one backend. Before it is dropped, every game the
+    tests played in it is rebuilt from its commands and seed and must match (issue 11)."""
     if request.param == "sqlite":
         with sqlite_database(tmp_path_factory.mktemp("sqlite")) as url:
             yield url
+            assert_played_games_rebuild(url, test_catalog())
     else:
         with postgres_database() as url:
             yield url
+            assert_played_games_rebuild(url, test_catalog())
 
 
 @pytest.fixture
@@ -53,9 +60,11 @@ def fresh_database_url(database_url: str, tmp_path_factory: pytest.TempPathFacto
     if database_url.startswith("sqlite"):
         with sqlite_database(tmp_path_factory.mktemp("sqlite")) as url:
             yield url
+            assert_played_games_rebuild(url, test_catalog())
     else:
         with postgres_database() as url:
             yield url
+            assert_played_games_rebuild(url, test_catalog())
 
 
 @pytest.fixture(scope="session")

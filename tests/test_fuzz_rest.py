@@ -19,7 +19,8 @@ from sqlalchemy import func, select
 
 from app.accounts.models import Account, DeviceSession
 from app.db import Database
-from app.rooms.models import Room, Seat
+from app.rooms.models import Room
+from app.seats.models import Seat
 from tests.support.live import LiveServer
 from tests.support.table import open_table
 

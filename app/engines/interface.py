@@ -12,7 +12,7 @@ An action is legal exactly when it is equal to one of the dicts ``legal_actions`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
@@ -125,9 +125,19 @@ class GameEngine(Protocol, Generic[S]):
     """What the server needs from a rule engine. ``S`` is the engine's own state type."""
 
     name: str
+    rules_version: str
+    """Which edition of the rules this engine plays. A game stores the version it started
+    under; a change that can alter a game in progress (a rule, a card, an order of draws)
+    bumps it, so a game is never silently carried on under rules it did not start with (see
+    docs/rules/README.md)."""
 
     def new_game(self, options: Mapping[str, Any]) -> S:
         """A game at its start. Raises :class:`InvalidOptions` for options it cannot play."""
+        ...
+
+    def start(self, options: Mapping[str, Any]) -> tuple[S, list[Event]]:
+        """``new_game`` and the events of its set-up (hands dealt privately, say); an engine
+        whose set-up shows nothing returns no events."""
         ...
 
     def legal_actions(self, state: S, side: Side) -> list[Action]:
@@ -160,6 +170,14 @@ class GameEngine(Protocol, Generic[S]):
     def from_json(self, data: Mapping[str, Any]) -> S:
         """Raises :class:`InvalidState` for data that is not a state of this engine."""
         ...
+
+
+Pick = Callable[[int], int]
+"""A random source for a computer player: ``pick(n)`` is a number in ``[0, n)``."""
+
+ComputerPolicy = Callable[[Any, Any, Side, Pick], Action]
+"""A computer player for one game kind: ``(engine, state, side, pick)`` → one of
+``engine.legal_actions(state, side)``. It lives beside its engine."""
 
 
 PITCH_EVENT = "pitch"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.engines.interface import DiceSource, GameEngine, InvalidOptions
+from app.engines.interface import ComputerPolicy, DiceSource, GameEngine, InvalidOptions
 
 GAME_KINDS: tuple[str, ...] = ("base-on-board", "bottom-of-the-9th")
 
@@ -20,3 +20,13 @@ def make_engine(kind: str, dice: DiceSource) -> GameEngine[Any]:
 
         return BottomOfTheNinth(dice)
     raise InvalidOptions(f"unknown game kind {kind!r}; expected one of {GAME_KINDS}")
+
+
+def computer_policy(kind: str) -> ComputerPolicy | None:
+    """The computer player that lives beside ``kind``'s engine, or ``None`` (the server then
+    plays the engine's timeout action for the computer's side)."""
+    if kind == "bottom-of-the-9th":
+        from app.engines.bottom_of_the_ninth.policy import choose_action
+
+        return choose_action
+    return None

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -29,18 +29,21 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from app.accounts.models import DeviceSession
-from app.context import ServerContext
-from app.db import insert_rows, insert_values, row_values, utcnow
+from app.db import Database, insert_rows, insert_values, row_values, utcnow
+from app.engine_catalog import EngineCatalog
 from app.engines.interface import PITCH_EVENT, EngineError, Event, GameEngine, Side, other_side
 from app.errors import ApiError
 from app.games import one_statement, service
+from app.games.broadcast import Broadcaster
 from app.games.computer import COMPUTER_ACTOR, computer_side, pause_fraction
 from app.games.fair_dice import RecordingDice
+from app.games.hooks import FinishedGame, GameEndHooks
 from app.games.live import LiveGame, LiveGames
 from app.games.models import Command, DiceDraw, Game, GameEvent, Pitch
 from app.games.pitches import pitch_row, play_rows
-from app.rooms.models import Room, Seat
-from app.stats.store import record_game
+from app.metrics import Metrics
+from app.seats.models import Seat
+from app.settings import Settings
 from app.throttle import TokenBucket
 
 CommandKind = Literal["action", "timeout", "claim"]
@@ -110,9 +113,20 @@ class _Conflict(Exception):
 
 
 class CommandPath:
-    def __init__(self, ctx: ServerContext) -> None:
-        self.ctx = ctx
-        self.live = LiveGames(ctx.settings.live_games_held)
+    """Takes what it uses, one by one (not the server's whole context), so that ``games``
+    depends on nothing above it."""
+
+    def __init__(
+        self, *, settings: Settings, db: Database, catalog: EngineCatalog,
+        broadcaster: Broadcaster, metrics: Metrics,
+        wake_timers: Callable[[datetime], None] = lambda _at: None,
+        on_game_end: GameEndHooks | None = None,
+    ) -> None:
+        self.settings, self.db, self.catalog = settings, db, catalog
+        self.broadcaster, self.metrics, self.wake_timers = broadcaster, metrics, wake_timers
+        self.on_game_end = on_game_end or GameEndHooks()
+        """Run in the transaction that ends a game (the room's status, the ratings)."""
+        self.live = LiveGames(settings.live_games_held)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -151,7 +165,7 @@ class CommandPath:
         A per-game lock in this process avoids needless conflicts; the version check is what
         makes it safe across processes.
         """
-        metrics = self.ctx.metrics
+        metrics = self.metrics
         try:
             response = await self._submit(request)
         except ApiError as exc:
@@ -176,7 +190,7 @@ class CommandPath:
     async def _submit(self, request: CommandRequest) -> dict[str, Any]:
         submission = _Submission()
         async with self._lock(request.game_id):
-            for _attempt in range(self.ctx.settings.command_retries):
+            for _attempt in range(self.settings.command_retries):
                 held = None if request.kind == "claim" else self.live.get(request.game_id)
                 try:
                     if held is not None:
@@ -187,11 +201,11 @@ class CommandPath:
                                 raise
                             self.live.drop(request.game_id)  # confirm from a fresh read
                         except _Conflict:
-                            self.ctx.metrics.version_conflicts.inc()
+                            self.metrics.version_conflicts.inc()
                             self.live.drop(request.game_id)  # stale or a duplicate: read
                     return await self._attempt(request, None, submission)
                 except _Conflict:
-                    self.ctx.metrics.version_conflicts.inc()
+                    self.metrics.version_conflicts.inc()
                     self.live.drop(request.game_id)
                     await asyncio.sleep(0.005)
         raise ApiError("conflict", "the game changed too often; send the command again", 409)
@@ -223,10 +237,10 @@ class CommandPath:
                     conn, game, request, applied, events, seat_guard
                 )
         self.live.put(after)
-        await self.ctx.broadcaster.publish(game.room_id, message)
+        await self.broadcaster.publish(game.room_id, message)
         next_at = service.next_deadline(after.deadlines)
         if next_at is not None:
-            self.ctx.wake_timers(next_at)
+            self.wake_timers(next_at)
         return response
 
     def _held_pass(self, request: CommandRequest, game: LiveGame) -> bool:
@@ -241,7 +255,7 @@ class CommandPath:
         due = service.pass_at(game.deadlines, request.side)
         if due is None or due <= utcnow():
             return False
-        engine = service.engine_for(self.ctx.catalog, game)[0]
+        engine = service.engine_for(self.catalog, game)[0]
         return {"side": request.side, "type": service.PASS_TYPE} in engine.legal_actions(
             game.state, request.side)
 
@@ -271,7 +285,7 @@ class CommandPath:
             await tx.commit()
         self.live.put(replace(game, version=game.version + 1, deadlines=deadlines))
         if due is not None:
-            self.ctx.wake_timers(due)
+            self.wake_timers(due)
         return response
 
     @staticmethod
@@ -282,7 +296,7 @@ class CommandPath:
     async def _read(
         self, conn: AsyncConnection, request: CommandRequest
     ) -> tuple[LiveGame, dict[str, Any] | None, str | None]:
-        """One round trip: the game, its room's timers, the first answer to this command id if
+        """One round trip: the game, the first answer to this command id if
         there was one, and the actor's seat."""
         found = (
             await conn.execute(
@@ -290,10 +304,10 @@ class CommandPath:
                     _GAMES.c.id, _GAMES.c.room_id, _GAMES.c.kind, _GAMES.c.number,
                     _GAMES.c.options, _GAMES.c.seed, _GAMES.c.seed_hash, _GAMES.c.status,
                     _GAMES.c.version, _GAMES.c.seq, _GAMES.c.draw_count, _GAMES.c.deadlines,
-                    _GAMES.c.result, _GAMES.c.state, Room.timers, Command.response, Seat.side,
-                    _SESSIONS.c.id.label("session"),
+                    _GAMES.c.result, _GAMES.c.state, _GAMES.c.timers, _GAMES.c.rules_version,
+                    Command.response,
+                    Seat.side, _SESSIONS.c.id.label("session"),
                 )
-                .join(Room, Room.id == _GAMES.c.room_id)
                 .outerjoin(
                     Command,
                     and_(
@@ -326,7 +340,9 @@ class CommandPath:
             timers=found.timers or {}, state=found.state,
         )
         if game.status == "live":  # a finished game's state is only read by claims' views
-            game.state = service.engine_for(self.ctx.catalog, game)[0].from_json(found.state)
+            engine = service.engine_for(self.catalog, game)[0]
+            service.check_rules(engine, game.id, found.rules_version)
+            game.state = engine.from_json(found.state)
         return game, found.response, found.side
 
     def _check(self, request: CommandRequest, game: LiveGame, seat_side: str | None) -> None:
@@ -361,14 +377,14 @@ class CommandPath:
                 Seat.room_id == game.room_id, Seat.side == other_side(side)
             )
         )
-        grace = timedelta(seconds=self.ctx.settings.grace_seconds)
+        grace = timedelta(seconds=self.settings.grace_seconds)
         if latest is not None and _aware(latest) > utcnow() - grace:
             raise ApiError("opponent_present", "the other side is still here", 409)
 
     def _apply(
         self, game: LiveGame, request: CommandRequest, submission: _Submission
     ) -> tuple[Applied, list[Event]]:
-        engine, dice = service.engine_for(self.ctx.catalog, game)
+        engine, dice = service.engine_for(self.catalog, game)
         state = game.state
         legal = engine.legal_actions(state, request.side)
         if request.kind == "timeout":
@@ -421,13 +437,12 @@ class CommandPath:
             )
             draws = service.draw_values(game.id, dice)
         else:  # a claim: the engine's state stays as it is, the game ends by forfeit
-            engine = service.engine_for(self.ctx.catalog, game)[0]
+            engine = service.engine_for(self.catalog, game)[0]
             new_state, action, state_json = game.state, {"type": "claim"}, None
             result = {"winner": request.side, "score": {}, "reason": "claim"}
             deadlines, draws = {}, []
         if result is not None:
-            events.append(Event("game_end", {"result": result}))
-            events.append(Event("seed_reveal", {"seed": game.seed, "seed_hash": game.seed_hash}))
+            events += service.closing_events(game, result)
         stored = service.stored_events(game.seq + 1, events)
         last_seq = game.seq + len(stored)
         pitch_count = game.pitch_count
@@ -489,7 +504,7 @@ class CommandPath:
         if conn.dialect.name != "postgresql":
             yield conn
             return
-        async with self.ctx.db.engine.connect() as tx:
+        async with self.db.engine.connect() as tx:
             yield tx
 
     def _connect(self) -> AsyncConnection:
@@ -498,7 +513,7 @@ class CommandPath:
         cost a round trip of its own; reads there need no transaction either, the version check
         in the write is what guards them."""
         if self._engine is None:
-            engine = self.ctx.db.engine
+            engine = self.db.engine
             if engine.dialect.name == "postgresql":
                 engine = engine.execution_options(isolation_level="AUTOCOMMIT")
             self._engine = engine
@@ -525,15 +540,15 @@ class CommandPath:
         await insert_values(conn, DiceDraw, draws)
         await insert_values(conn, Command, command)
         if result is not None:
-            await conn.execute(
-                update(Room).where(Room.id == game.room_id).values(status="finished")
-            )
             for bucket_key in [k for k in self._roll_buckets if k[0] == game.id]:
                 del self._roll_buckets[bucket_key]
         try:
-            if result is not None:  # ratings change in the transaction that ends the game
+            if result is not None:  # the room and the ratings change in this transaction
                 async with AsyncSession(bind=conn, expire_on_commit=False) as db:
-                    await record_game(db, game.id, game.kind, game.options, result, now)
+                    await self.on_game_end.run(db, FinishedGame(
+                        game_id=game.id, room_id=game.room_id, kind=game.kind,
+                        options=game.options, result=result, finished_at=now,
+                    ))
                     await db.flush()
             await conn.commit()
         except IntegrityError:

@@ -20,24 +20,19 @@ revealed.
 
 from __future__ import annotations
 
-import importlib
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from app.engines.dice import HmacDice
-from app.engines.interface import Action, GameEngine, Side, other_side
+from app.engines.interface import Action, ComputerPolicy, GameEngine, Pick, Side, other_side
 
 COMPUTER_ACTOR = "computer"
 """The ``actor`` of the computer's commands (account ids are 16 hex digits: no clash)."""
 
 PICKS_PER_MOVE = 16
-POLICIES: dict[str, str] = {"bottom-of-the-9th": "app.engines.bottom_of_the_ninth.policy"}
-"""Game kind → module with ``choose_action(engine, state, side, pick)``. A kind without one
-plays its engine's ``timeout_action`` (the same thing the timers would do)."""
 
 log = logging.getLogger(__name__)
-Pick = Callable[[int], int]
 
 
 def computer_side(options: Mapping[str, Any] | None) -> Side | None:
@@ -64,23 +59,20 @@ def computer_pick(seed_hex: str, game_id: str, version: int) -> Pick:
 
 
 def computer_action(
-    kind: str, engine: GameEngine[Any], state: Any, side: Side, pick: Pick
+    policy: ComputerPolicy | None, engine: GameEngine[Any], state: Any, side: Side, pick: Pick
 ) -> Action | None:
-    """The computer's move for ``side``: the kind's policy, else the engine's timeout action.
+    """The computer's move for ``side``: the kind's policy (from the engine catalog), else the
+    engine's timeout action (the same thing the timers would do).
 
     A policy that fails (a bug) falls back to the timeout action, so the game never stalls.
     """
     if not engine.legal_actions(state, side):
         return None
-    module = POLICIES.get(kind)
-    if module is not None:
+    if policy is not None:
         try:
-            action: Action = importlib.import_module(module).choose_action(
-                engine, state, side, pick
-            )
-            return action
+            return policy(engine, state, side, pick)
         except Exception:
-            log.exception("the %s computer policy failed; timing out instead", kind)
+            log.exception("the %s computer policy failed; timing out instead", engine.name)
     return engine.timeout_action(state, side)
 
 

@@ -23,7 +23,11 @@ class Game(Base):
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
     number: Mapped[int] = mapped_column(default=1)
     kind: Mapped[str] = mapped_column(String(32))
+    rules_version: Mapped[str] = mapped_column(String(16), default="1", server_default="1")
+    """The engine's ``rules_version`` when the game started (docs/rules/README.md)."""
     options: Mapped[dict[str, Any]] = mapped_column(JsonColumn)
+    timers: Mapped[dict[str, Any] | None] = mapped_column(JsonColumn)
+    """The room's timers, copied at the start: a command reads its game, never its room."""
     state: Mapped[dict[str, Any]] = mapped_column(JsonColumn)
     version: Mapped[int] = mapped_column(default=1)
     """Optimistic lock: every write is ``UPDATE ... WHERE version = :read_version``."""

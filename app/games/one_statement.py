@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.accounts.models import DeviceSession
 from app.db import Base
 from app.games.models import Command, DiceDraw, Game, GameEvent, Pitch, PitchPlay
-from app.rooms.models import Seat
+from app.seats.models import Seat
 
 UPDATED = ("version", "seq", "deadlines", "next_deadline_at", "draw_count", "state")
 """The game columns a command that does not end the game sets."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -13,12 +14,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import insert_values, utcnow
 from app.engine_catalog import EngineCatalog
 from app.engines.interface import PITCH_EVENT, SIDES, Event, GameEngine, Side
+from app.errors import ApiError
 from app.games.computer import computer_side, pause_fraction
 from app.games.fair_dice import RecordingDice, new_seed
 from app.games.live import LiveGame
 from app.games.models import DiceDraw, Game, GameEvent, GamePlayer
 from app.games.pitches import pitch_row, play_rows
-from app.rooms.models import Room, Seat
 
 VIEWERS: tuple[str, ...] = ("home", "away", "spectator")
 """Keys of the per-viewer parts of a broadcast; ``spectator`` is the public view."""
@@ -29,6 +30,16 @@ def engine_for(
 ) -> tuple[GameEngine[Any], RecordingDice]:
     dice = RecordingDice(game.seed, game.id)
     return catalog.make(game.kind, dice), dice
+
+
+def check_rules(engine: GameEngine[Any], game_id: str, rules_version: str) -> None:
+    """Refuses to move a game on under rules it did not start with (docs/rules/README.md)."""
+    if rules_version != engine.rules_version:
+        raise ApiError(
+            "rules_changed",
+            f"game {game_id} started under rules version {rules_version}; this server plays "
+            f"{engine.rules_version}, so the game cannot go on here", 409,
+        )
 
 
 WINDOW_ACTIONS: dict[str, tuple[str, float]] = {"close_race": ("race_window_ms", 250.0)}
@@ -188,40 +199,61 @@ def batch(
     return {"kind": "game", "game": game_header(game), "events": events, "views": views}
 
 
-async def start_game(
-    db: AsyncSession, catalog: EngineCatalog, room: Room, seats: Iterable[Seat]
-) -> tuple[Game, dict[str, Any]]:
-    """Creates the room's next game (seed committed in its first event); returns its broadcast.
+@dataclass(frozen=True)
+class NewGame:
+    """What a game needs of the room it is played in, given by the room's side (games never
+    read rooms)."""
 
-    The caller commits, then publishes the returned message.
+    room_id: str
+    kind: str
+    number: int
+    """The game's number in its room, from 1."""
+    options: dict[str, Any]
+    timers: dict[str, Any]
+    players: list[tuple[str, str]]
+    """``(account_id, side)`` of everyone seated at the start."""
+
+
+def opening_event(game: Game) -> Event:
+    """``game_start``, seq 1 of every game: the seed's commitment and how to check the dice."""
+    return Event(
+        "game_start",
+        {"game_id": game.id, "kind": game.kind, "number": game.number, "options": game.options,
+         "seed_hash": game.seed_hash, "hash": "sha256(seed bytes)",
+         "draws": "hmac-sha256(seed, f'{game_id}:{index}'), see /api/games/{id}/fairness"},
+    )
+
+
+def closing_events(game: Game | LiveGame, result: dict[str, Any]) -> list[Event]:
+    """``game_end`` and ``seed_reveal``, the last two events of every game."""
+    return [Event("game_end", {"result": result}),
+            Event("seed_reveal", {"seed": game.seed, "seed_hash": game.seed_hash})]
+
+
+async def start_game(
+    db: AsyncSession, catalog: EngineCatalog, new: NewGame
+) -> tuple[Game, dict[str, Any]]:
+    """Creates the room's next game (seed committed in its first event); returns it and its
+    broadcast. The caller points its room at the game, commits, then publishes the message.
     """
     seed, seed_hash = new_seed()
     game = Game(
-        id=secrets.token_hex(8), room_id=room.id, number=room.games_played + 1, kind=room.kind,
-        options=room.options, seed=seed, seed_hash=seed_hash, status="live", version=1,
-        started_at=utcnow(), state={}, deadlines={},
+        id=secrets.token_hex(8), room_id=new.room_id, number=new.number, kind=new.kind,
+        options=new.options, timers=new.timers, seed=seed, seed_hash=seed_hash, status="live",
+        version=1, started_at=utcnow(), state={}, deadlines={},
     )
     engine, dice = engine_for(catalog, game)
-    start = getattr(engine, "start", None)
-    if callable(start):  # engines that deal at set-up report it (hands dealt privately)
-        state, setup_events = start(room.options)
-    else:
-        state, setup_events = engine.new_game(room.options), []
+    game.rules_version = engine.rules_version
+    state, setup_events = engine.start(new.options)
     now = utcnow()
     game.state = engine.to_json(state)
     game.deadlines = compute_deadlines(
-        engine, state, room.timers, now, room.options, computer=computer_side(room.options),
+        engine, state, new.timers, now, new.options, computer=computer_side(new.options),
         pause=pause_fraction(game.seed, game.id, game.version),
     )
     game.next_deadline_at = next_deadline(game.deadlines)
     game.draw_count = len(dice.draws)
-    opening = Event(
-        "game_start",
-        {"game_id": game.id, "kind": game.kind, "number": game.number, "options": room.options,
-         "seed_hash": game.seed_hash, "hash": "sha256(seed bytes)",
-         "draws": "hmac-sha256(seed, f'{game_id}:{index}'), see /api/games/{id}/fairness"},
-    )
-    stored = stored_events(1, [opening, *setup_events])
+    stored = stored_events(1, [opening_event(game), *setup_events])
     game.seq = len(stored)
     db.add(game)
     await db.flush()
@@ -234,12 +266,9 @@ async def start_game(
     db.add_all(play for e in pitches for play in play_rows(game.id, e["seq"], e["data"]))
     await insert_values(db, DiceDraw, draw_values(game.id, dice))
     db.add_all(
-        GamePlayer(game_id=game.id, account_id=s.account_id, side=s.side)
-        for s in seats if s.left_at is None
+        GamePlayer(game_id=game.id, account_id=account_id, side=side)
+        for account_id, side in new.players
     )
-    room.current_game_id = game.id
-    room.games_played += 1
-    room.status = "live"
     await db.flush()
     return game, batch(game, stored, per_viewer(engine, state, finished=False))
 

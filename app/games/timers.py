@@ -152,9 +152,11 @@ class TimerRunner:
             if game is None or game.version != version or game.status != "live":
                 return None  # somebody moved first: the new version has its own deadline
             engine, _dice = service.engine_for(self.ctx.catalog, game)
+            service.check_rules(engine, game.id, game.rules_version)
             state = engine.from_json(game.state)
             pick = computer_pick(game.seed, game.id, version)
-            action = computer_action(game.kind, engine, state, side, pick)
+            action = computer_action(self.ctx.catalog.policy(game.kind), engine, state, side,
+                                     pick)
             if action is None:
                 await self._drop_deadlines(game_id, version)
                 return None

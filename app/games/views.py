@@ -1,4 +1,5 @@
-"""Read endpoints: a game's summary, pitches, events (filtered), fairness."""
+"""Read endpoints: a game's pitches, events (filtered), fairness (its summary with the box
+score is the stats' business: ``app.stats.views``)."""
 
 from __future__ import annotations
 
@@ -7,17 +8,15 @@ from typing import Any
 from fastapi import APIRouter, Query
 from sqlalchemy import select
 
-from app.accounts.models import Account
-from app.deps import Ctx, Db, MaybeAccount
+from app.deps import Db, MaybeAccount
 from app.engines.dice import hmac_below
 from app.engines.interface import Side, parse_side
 from app.errors import ApiError
-from app.games import service, stats
-from app.games.models import DiceDraw, Game, GamePlayer, Pitch
+from app.games import service
+from app.games.models import DiceDraw, Game, Pitch
 from app.games.pitches import pitch_out
-from app.games.schemas import Fairness, GameSummary
-from app.rooms.models import Seat
-from app.stats.boxscore import box_score
+from app.games.schemas import Fairness
+from app.seats.models import Seat
 from app.validation import MAX_SEQ
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -35,32 +34,6 @@ async def _game(db: Db, game_id: str) -> Game:
     if game is None:
         raise ApiError("not_found", "no such game", 404)
     return game
-
-
-@router.get("/games/{game_id}", response_model=GameSummary)
-async def game_summary(game_id: str, db: Db, ctx: Ctx) -> GameSummary:
-    game = await _game(db, game_id)
-    lines, runs = await stats.line_score(db, game)
-    players: dict[str, list[str]] = {"home": [], "away": []}
-    for name, side in (
-        await db.execute(
-            select(Account.name, GamePlayer.side)
-            .join(GamePlayer, GamePlayer.account_id == Account.id)
-            .where(GamePlayer.game_id == game.id)
-            .order_by(Account.name)
-        )
-    ).all():
-        players.setdefault(side, []).append(name)
-    rows = await db.scalars(select(Pitch).where(Pitch.game_id == game.id).order_by(Pitch.seq))
-    records = [pitch_out(row) for row in rows]
-    pitches = len(records)
-    return GameSummary(
-        id=game.id, room_id=game.room_id, kind=game.kind, number=game.number,
-        status=game.status, options=game.options, seq=game.seq, seed_hash=game.seed_hash,
-        result=game.result, players=players, line_score=lines,
-        runs=runs, pitches=pitches, started_at=game.started_at, finished_at=game.finished_at,
-        box_score=(await ctx.cpu.run(box_score, records)).to_json(),
-    )
 
 
 @router.get("/games/{game_id}/pitches")

@@ -40,7 +40,8 @@ from app.games import service
 from app.games.commands import CommandRequest
 from app.games.models import Game
 from app.realtime import messages
-from app.rooms.models import Room, Seat
+from app.rooms.models import Room
+from app.seats.models import Seat
 from app.throttle import TokenBucket
 
 POLICY_VIOLATION = 1008

@@ -16,7 +16,7 @@ from collections import Counter
 from sqlalchemy import tuple_, update
 
 from app.db import Database, utcnow
-from app.rooms.models import Seat
+from app.seats.models import Seat
 
 log = logging.getLogger(__name__)
 CHUNK = 500

@@ -1,11 +1,11 @@
-"""Rooms and seats. A seat is a credential: only its holder may act for its side."""
+"""Rooms: a table to play at, its options, timers and invitations (seats: ``app.seats``)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, JsonColumn, UtcDateTime, utcnow
@@ -32,21 +32,3 @@ class Room(Base):
     current_game_id: Mapped[str | None] = mapped_column(String(32))
     games_played: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
-
-
-class Seat(Base):
-    """One person on one side of a room. ``left_at`` keeps the row so presence stays honest."""
-
-    __tablename__ = "seats"
-    __table_args__ = (
-        UniqueConstraint("room_id", "account_id", name="uq_seats_room_account"),
-        Index("ix_seats_account", "account_id"),
-    )
-
-    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
-    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
-    side: Mapped[str] = mapped_column(String(8))
-    joined_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
-    last_seen_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
-    left_at: Mapped[datetime | None] = mapped_column(UtcDateTime)

@@ -12,7 +12,7 @@ import hmac
 import secrets
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import Account
@@ -22,10 +22,12 @@ from app.engines.interface import EngineError
 from app.errors import ApiError
 from app.games.computer import computer_side
 from app.games.fair_dice import RecordingDice, new_seed
+from app.games.hooks import FinishedGame
 from app.games.models import GamePlayer
-from app.games.service import start_game
-from app.rooms.models import Room, Seat
+from app.games.service import NewGame, start_game
+from app.rooms.models import Room
 from app.rooms.schemas import RoomCreate
+from app.seats.models import Seat
 from app.settings import Settings
 
 
@@ -168,9 +170,23 @@ async def _maybe_start(
 ) -> dict[str, Any] | None:
     seats = await active_seats(db, room.id)
     if {s.side for s in seats} >= sides_to_fill(room):
-        _game, message = await start_game(db, catalog, room, seats)
-        return message
+        return await _start(db, catalog, room, seats)
     return None
+
+
+async def _start(
+    db: AsyncSession, catalog: EngineCatalog, room: Room, seats: list[Seat]
+) -> dict[str, Any]:
+    """Starts the room's next game with the people seated now; returns its broadcast."""
+    game, message = await start_game(db, catalog, NewGame(
+        room_id=room.id, kind=room.kind, number=room.games_played + 1, options=room.options,
+        timers=room.timers, players=[(s.account_id, s.side) for s in seats if s.left_at is None],
+    ))
+    room.current_game_id = game.id
+    room.games_played += 1
+    room.status = "live"
+    await db.flush()
+    return message
 
 
 async def leave(db: AsyncSession, room: Room, account: Account) -> None:
@@ -196,5 +212,10 @@ async def rematch(
         raise ApiError("game_live", "the current game is not over", 409)
     if not {s.side for s in seats} >= sides_to_fill(room):
         raise ApiError("side_empty", "both sides need a member for a rematch", 409)
-    _game, message = await start_game(db, catalog, room, seats)
-    return message
+    return await _start(db, catalog, room, seats)
+
+
+async def mark_finished(db: AsyncSession, game: FinishedGame) -> None:
+    """Game-end hook (registered in ``main.py``): the room's game is over, in the same
+    transaction as its result."""
+    await db.execute(update(Room).where(Room.id == game.room_id).values(status="finished"))

@@ -17,9 +17,10 @@ from app.db import utcnow
 from app.deps import Address, Ctx, CurrentAccount, Db
 from app.games.computer import computer_side
 from app.rooms import service
-from app.rooms.models import Room, Seat
+from app.rooms.models import Room
 from app.rooms.presence import seat_connected
 from app.rooms.schemas import InviteOut, JoinRequest, RoomCreate, RoomOut, SeatOut
+from app.seats.models import Seat
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 

@@ -56,10 +56,7 @@ async def actions(db: AsyncSession, game_id: str) -> list[dict[str, Any]]:
 
 
 def start_state(engine: GameEngine[Any], options: Mapping[str, Any]) -> Any:
-    start = getattr(engine, "start", None)
-    if callable(start):
-        return start(dict(options))[0]
-    return engine.new_game(dict(options))
+    return engine.start(dict(options))[0]
 
 
 def replay_actions(

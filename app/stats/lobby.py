@@ -16,8 +16,9 @@ from app.deps import Ctx, Db
 from app.errors import ApiError
 from app.games.computer import computer_side
 from app.games.models import Game
-from app.rooms.models import Room, Seat
+from app.rooms.models import Room
 from app.rooms.views import lobby as lobby_rooms
+from app.seats.models import Seat
 from app.stats import ratings
 from app.stats.models import PlayerRating
 from app.stats.store import game_pool, rating_preview

@@ -33,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import Account
 from app.db import insert_rows
+from app.games.hooks import FinishedGame
 from app.games.models import Game, GamePlayer
 from app.stats import ratings
 from app.stats.models import PlayerRating, RatingHistory
@@ -214,3 +215,9 @@ async def stored_ratings(db: AsyncSession) -> dict[str, dict[str, ratings.Rating
         out.setdefault(row.pool, {})[row.account_id] = ratings.Rating(
             row.mu, row.sigma, row.games, row.last_played)
     return out
+
+
+async def rate_finished_game(db: AsyncSession, game: FinishedGame) -> None:
+    """Game-end hook (registered in ``main.py``): rates the game in the transaction that
+    writes its result."""
+    await record_game(db, game.game_id, game.kind, game.options, game.result, game.finished_at)

@@ -15,8 +15,12 @@ from app.accounts.models import Account
 from app.db import utcnow
 from app.deps import Ctx, Db
 from app.errors import ApiError
-from app.games.models import Game, GamePlayer
+from app.games.models import Game, GamePlayer, Pitch
+from app.games.pitches import pitch_out
+from app.games.schemas import GameSummary
+from app.games.stats import line_score
 from app.stats import baselines, board, gamelog, queries
+from app.stats.boxscore import box_score
 from app.stats.models import AnalysisTable
 from app.stats.playbyplay import plate_appearances, play_by_play
 from app.stats.replay import state_at_seq
@@ -369,3 +373,32 @@ async def player_charts(name: str, db: Db, limit: int = Query(200, ge=1, le=1000
             fairness[kind] = baselines.dice_table(kind, await queries.dice_counts(db, ids))
     return {"name": account.name, "games": games, "dice": fairness,
             "ratings": await queries.rating_history(db, account.id)}
+
+
+@router.get("/games/{game_id}", response_model=GameSummary)
+async def game_summary(game_id: str, db: Db, ctx: Ctx) -> GameSummary:
+    """A game's header, line score, players and box score."""
+    game = await db.get(Game, game_id)
+    if game is None:
+        raise ApiError("not_found", "no such game", 404)
+    lines, runs = await line_score(db, game)
+    players: dict[str, list[str]] = {"home": [], "away": []}
+    for name, side in (
+        await db.execute(
+            select(Account.name, GamePlayer.side)
+            .join(GamePlayer, GamePlayer.account_id == Account.id)
+            .where(GamePlayer.game_id == game.id)
+            .order_by(Account.name)
+        )
+    ).all():
+        players.setdefault(side, []).append(name)
+    rows = await db.scalars(select(Pitch).where(Pitch.game_id == game.id).order_by(Pitch.seq))
+    records = [pitch_out(row) for row in rows]
+    pitches = len(records)
+    return GameSummary(
+        id=game.id, room_id=game.room_id, kind=game.kind, number=game.number,
+        status=game.status, options=game.options, seq=game.seq, seed_hash=game.seed_hash,
+        result=game.result, players=players, line_score=lines,
+        runs=runs, pitches=pitches, started_at=game.started_at, finished_at=game.finished_at,
+        box_score=(await ctx.cpu.run(box_score, records)).to_json(),
+    )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -16,7 +15,8 @@ from app.settings import Settings
 
 
 def test_race_rolls_are_capped_per_side() -> None:
-    path = CommandPath(SimpleNamespace(settings=Settings()))  # type: ignore[arg-type]
+    path = CommandPath(settings=Settings(), db=None, catalog=None, broadcaster=None,  # type: ignore[arg-type]
+                       metrics=None)
     game = Game(id="g1", options={"race_max_rolls_per_sec": 2})
     roll = {"side": "home", "type": "race_roll"}
     first = _Submission()

@@ -28,6 +28,7 @@ from app.stats.players import PlayerGame, player_stats
 from app.stats.ratings import Rating
 from app.stats.ratings import leaderboard as pure_leaderboard
 from tests.stats.build import card, challenge, one_inning_game, pitch
+from tests.support.verify import FIXTURE_RULES
 
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 
@@ -60,6 +61,7 @@ async def finished_game(
     room = Room(id=secrets.token_hex(8), kind=kind, options=options or {"tier": "pro"},
                 timers={}, created_by=creator, status="finished")
     game = Game(id=secrets.token_hex(8), room_id=room.id, kind=kind,
+                rules_version=FIXTURE_RULES,  # no engine played it: nothing to rebuild
                 options=options or {"tier": "pro"}, state={}, seed="00" * 32,
                 seed_hash="11" * 32, status="finished", result=result,
                 started_at=finished_at - timedelta(minutes=20), finished_at=finished_at)

@@ -36,9 +36,13 @@ def secret_of(game_seed: str, side: str) -> str:
 
 class DiceDuel:
     name = KIND
+    rules_version = "1"
 
     def __init__(self, dice: DiceSource) -> None:
         self.dice = dice
+
+    def start(self, options: Mapping[str, Any]) -> tuple[dict[str, Any], list[Event]]:
+        return self.new_game(options), []
 
     def new_game(self, options: Mapping[str, Any]) -> dict[str, Any]:
         innings = options.get("innings", 3)

@@ -59,6 +59,7 @@ class Engine:
     """Base on Board for two sides; who sits on a side is the server's business."""
 
     name = "base-on-board"
+    rules_version = "1"
 
     def __init__(self, dice: DiceSource) -> None:
         self.dice = dice

@@ -54,6 +54,7 @@ class Engine:
     """``GameEngine[State]`` for Bottom of the 9th; home bats (one run wins), away pitches."""
 
     name = "bottom-of-the-9th"
+    rules_version = "1"
 
     def __init__(self, dice: DiceSource, cards: CardSet | None = None) -> None:
         self.dice = dice
@@ -69,6 +70,10 @@ class Engine:
         return value
 
     # ------------------------------------------------------------ new game
+
+    def start(self, options: Mapping[str, Any]) -> tuple[State, list[Event]]:
+        """Set-up shows nothing the start state does not: no events of its own."""
+        return self.new_game(options), []
 
     def new_game(self, options: Mapping[str, Any]) -> State:
         opts = normalise(options, self.cards, frozenset(self.challenges))
