@@ -40,6 +40,7 @@ from app.games.timers import TimerRunner
 from app.games.views import router as games_router
 from app.metrics import Metrics
 from app.middleware import RejectBadText
+from app.realtime.headcount import Headcount, LocalHeadcount, RedisHeadcount
 from app.realtime.presence import Presence
 from app.realtime.sessions import OpenSessions
 from app.realtime.views import router as realtime_router
@@ -69,6 +70,14 @@ def game_end_hooks() -> GameEndHooks:
     hooks.register("rooms.mark_finished", mark_finished)
     hooks.register("stats.rate_finished_game", rate_finished_game)
     return hooks
+
+
+def make_headcount(settings: Settings, process_id: str) -> Headcount:
+    """Spectator counts over every process through Redis, else this process's own."""
+    if settings.redis_url:
+        return RedisHeadcount(settings.redis_url, settings.redis_lease_prefix, process_id,
+                              settings.ws_heartbeat_seconds)
+    return LocalHeadcount()
 
 
 def make_ownership(settings: Settings, metrics: Metrics) -> Ownership:
@@ -109,7 +118,9 @@ def create_app(
         )
         ctx.presence = Presence(ctx.db, settings.presence_heartbeat_seconds)
         ctx.sessions = OpenSessions(ctx.db, settings.presence_heartbeat_seconds)
-        ctx.watch = RoomWatch(ctx.db, ctx.ownership, metrics, settings.ws_heartbeat_seconds)
+        ctx.watch = RoomWatch(ctx.db, ctx.ownership, metrics, settings.ws_heartbeat_seconds,
+                              make_headcount(settings, ctx.ownership.process_id),
+                              presence_seconds=settings.presence_heartbeat_seconds)
         ctx.broadcaster.on_notice(ctx.sessions.on_notice)
         await ctx.broadcaster.start()
         app.state.ctx = ctx

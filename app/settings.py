@@ -49,6 +49,9 @@ class Settings(BaseSettings):
     compressing each one for each socket costs more server time than it saves on the wire."""
     ws_rate_per_second: float = Field(20.0, gt=0)
     ws_rate_burst: int = Field(40, ge=1)
+    ws_chat_per_second: float = Field(0.5, gt=0)
+    """Reactions and chat lines a socket may send per second (``app.realtime.chatter``)."""
+    ws_chat_burst: int = Field(4, ge=1)
     """Token bucket per connection; an empty bucket closes the socket with 1008."""
     ws_allowed_origins: list[str] = ["http://127.0.0.1:8000", "http://localhost:8000"]
     """A browser's ``Origin`` must be listed; clients that send none (bots, CLIs) are let in.

@@ -258,6 +258,12 @@ SOCKET: dict[str, tuple[Cell, ...]] = {
               ("error", "spectator"), None),
     "sync": (("snapshot", None),) * 5 + (None,),  # type: ignore[dict-item]
     "ping": (("pong", None),) * 5 + (None,),  # type: ignore[dict-item]
+    # a reaction comes back to its sender in its channel; chat needs an account
+    "react": (("reaction", None),) * 5 + (None,),  # type: ignore[dict-item]
+    "chat": (("error", "sign_in_required"),) + (("chat", None),) * 4 + (None,),  # type: ignore[dict-item]
+    # last: a seated player's resign ends the game
+    "resign": (("error", "spectator"), ("error", "spectator"), ("ack", "applied"),  # type: ignore[dict-item]
+               ("ack", "applied"), ("error", "spectator"), None),
 }
 
 
@@ -289,6 +295,9 @@ async def test_socket_matrix(live: LiveServer) -> None:
                     "claim": {"type": "claim", "id": "c1"},
                     "sync": {"type": "sync"},
                     "ping": {"type": "ping"},
+                    "react": {"type": "react", "emote": "clap"},
+                    "chat": {"type": "chat", "text": "good luck"},
+                    "resign": {"type": "resign", "id": "r1"},
                 }
                 seen: list[str] = [json.dumps(first)]
                 for kind, message in messages.items():
@@ -302,7 +311,9 @@ async def test_socket_matrix(live: LiveServer) -> None:
                         if reply["type"] in ("event", "state", "update") and kind != "sync":
                             continue
                         if reply["type"] == "error" and reply.get("id") not in (None, "a1",
-                                                                                  "c1"):
+                                                                                  "c1", "r1"):
+                            continue
+                        if reply["type"] in ("heartbeat", "room") and kind != reply["type"]:
                             continue
                         break
                     assert reply["type"] == expected[0], (caller, kind, reply)

@@ -9,11 +9,11 @@ from collections.abc import Callable
 
 import httpx
 from alembic import command
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from app.db import Database
 from app.engine_catalog import EngineCatalog
-from app.games.models import Pitch
+from app.games.models import Game, Pitch
 from app.migrate import alembic_config
 from tests.support.live import LiveServer
 
@@ -66,6 +66,7 @@ async def test_migration_0005_backfills_the_ninth_columns(database_url: str) -> 
     columns the command path writes."""
     from tests.stats.test_players import _ninth
     from tests.stats.test_store import T0, account, finished_game
+    from tests.support.verify import FIXTURE_RULES
 
     columns = ("direction_read", "location_read", "fatigue_direction", "fatigue_location",
                "race_winner")
@@ -91,5 +92,9 @@ async def test_migration_0005_backfills_the_ninth_columns(database_url: str) -> 
         database = Database(database_url)
         async with database.session() as db:
             assert [tuple(r) for r in (await db.execute(query)).all()] == written
+            # Down and up again lost the mark of a game no engine played (migration 0008).
+            await db.execute(update(Game).where(Game.id == game_id)
+                             .values(rules_version=FIXTURE_RULES))
+            await db.commit()
     finally:
         await database.dispose()

@@ -46,7 +46,10 @@ from app.seats.models import Seat
 from app.settings import Settings
 from app.throttle import TokenBucket
 
-CommandKind = Literal["action", "timeout", "claim"]
+CommandKind = Literal["action", "timeout", "claim", "resign"]
+FORFEITS = ("claim", "resign")
+"""Commands that end the game without the engine: a claim wins it for the claimant, a resign
+loses it for the resigning side."""
 RATE_CAPPED_ACTIONS: dict[str, tuple[str, float]] = {
     "race_roll": ("race_max_rolls_per_sec", 4.0),
 }
@@ -226,8 +229,9 @@ class CommandPath:
             self._check(request, game, seat_side)
             if request.kind == "action" and self._held_pass(request, game):
                 return await self._schedule_pass(conn, game, request, seat_guard)
-            if request.kind == "claim":
-                await self._check_claim(conn, game, request.side)
+            if request.kind in FORFEITS:
+                if request.kind == "claim":
+                    await self._check_claim(conn, game, request.side)
                 message, response, after = await self._write(
                     conn, game, request, None, [], seat_guard
                 )
@@ -436,10 +440,10 @@ class CommandPath:
                 )
             )
             draws = service.draw_values(game.id, dice)
-        else:  # a claim: the engine's state stays as it is, the game ends by forfeit
+        else:  # a claim or a resign: the engine's state stays, the game ends by forfeit
             engine = service.engine_for(self.catalog, game)[0]
-            new_state, action, state_json = game.state, {"type": "claim"}, None
-            result = {"winner": request.side, "score": {}, "reason": "claim"}
+            new_state, action, state_json = game.state, {"type": request.kind}, None
+            result = service.forfeit_result(request.kind, request.side)
             deadlines, draws = {}, []
         if result is not None:
             events += service.closing_events(game, result)

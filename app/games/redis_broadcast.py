@@ -56,11 +56,12 @@ class RedisBroadcaster:
         await self._redis.aclose()
 
     async def publish(self, room_id: str, message: Message) -> None:
+        # Encoded before local delivery, which caches each viewer's frames on the message:
+        # those are this process's business and would only double what crosses Redis.
+        payload = orjson.dumps({"o": self._origin, "m": message})
         self.local.deliver(room_id, message)
         try:
-            await self._redis.publish(
-                self._prefix + room_id, orjson.dumps({"o": self._origin, "m": message})
-            )
+            await self._redis.publish(self._prefix + room_id, payload)
         except Exception as exc:
             self._metrics.publish_failures.inc()
             log.warning("publish to room %s failed: %r", room_id, exc,

@@ -230,6 +230,14 @@ def closing_events(game: Game | LiveGame, result: dict[str, Any]) -> list[Event]
             Event("seed_reveal", {"seed": game.seed, "seed_hash": game.seed_hash})]
 
 
+def forfeit_result(kind: str, side: str) -> dict[str, Any]:
+    """The result of a game ended without the engine: ``claim`` wins it for ``side`` (the other
+    side was gone), ``resign`` loses it for ``side``. Both are rated as abandoned by the
+    loser (``app.stats.store.game_result``)."""
+    winner = side if kind == "claim" else ("away" if side == "home" else "home")
+    return {"winner": winner, "score": {}, "reason": kind}
+
+
 async def start_game(
     db: AsyncSession, catalog: EngineCatalog, new: NewGame
 ) -> tuple[Game, dict[str, Any]]:

@@ -3,9 +3,9 @@
 A game's stored state, events and dice draws are derived data: its seed, its options and the
 commands that were applied (in ``command``, in order of their first event) determine them. A
 rebuild starts the engine afresh from the seed, applies each command as the command path did
-(a claim ends the game by forfeit without the engine), and compares what it gets with what was
-stored, event by event. A difference means the stored game is not what its moves made, and
-says where: a bug in an engine that is not deterministic, a write that lost or doubled
+(a claim or a resign ends the game by forfeit without the engine), and compares what it gets
+with what was stored, event by event. A difference means the stored game is not what its moves
+made, and says where: a bug in an engine that is not deterministic, a write that lost or doubled
 something, a rules change applied to games already played, or a hand-edited row.
 
 A game stored under another rules version than the engine's is not rebuilt (it is reported as
@@ -28,7 +28,7 @@ from app.games import service
 from app.games.fair_dice import RecordingDice
 from app.games.models import Command, DiceDraw, Game, GameEvent
 
-CLAIM = "claim"
+FORFEITS = ("claim", "resign")
 
 
 @dataclass(frozen=True)
@@ -80,8 +80,8 @@ def rebuild(
                        f"is at event {len(events) + 1}")
             break
         action = dict(command.action)
-        if action.get("type") == CLAIM:
-            result = {"winner": command.side, "score": {}, "reason": CLAIM}
+        if action.get("type") in FORFEITS:
+            result = service.forfeit_result(str(action["type"]), command.side)
             events += service.closing_events(game, result)
         else:
             if action not in engine.legal_actions(state, command.side):  # type: ignore[arg-type]
@@ -125,7 +125,7 @@ def compare(
                  None)
     if (ended is None) != (game.status == "live") or ended != game.result:
         return f"stored result {_short(game.result)}, rebuilt {_short(ended)}"
-    if game.state != state:  # a claim leaves the state as the last move made it
+    if game.state != state:  # a forfeit leaves the state as the last move made it
         return "the stored state differs from the rebuilt one"
     have_draws = [{"draw_index": d.draw_index, "n": d.n, "value": d.value} for d in draws]
     if have_draws != rebuilt_draws:
@@ -154,7 +154,11 @@ async def verify_game(db: AsyncSession, catalog: EngineCatalog, game: Game) -> G
         select(GameEvent).where(GameEvent.game_id == game.id).order_by(GameEvent.seq)))
     draws = list(await db.scalars(
         select(DiceDraw).where(DiceDraw.game_id == game.id).order_by(DiceDraw.draw_index)))
-    problem = compare(game, stored, draws, rebuild(catalog, game, commands))
+    try:
+        rebuilt = rebuild(catalog, game, commands)
+    except EngineError as exc:  # options or a state it refuses (InvalidOptions, InvalidState)
+        rebuilt = ([], None, [], f"the engine refused to rebuild it: {exc!r}")
+    problem = compare(game, stored, draws, rebuilt)
     return GameCheck(game.id, game.kind, game.status, "ok" if problem is None else "mismatch",
                      commands=len(commands), events=len(stored), problem=problem)
 

@@ -39,7 +39,7 @@ from app.errors import ApiError
 from app.games import service
 from app.games.commands import CommandRequest
 from app.games.models import Game
-from app.realtime import messages
+from app.realtime import chatter, messages
 from app.rooms.models import Room
 from app.seats.models import Seat
 from app.throttle import TokenBucket
@@ -50,6 +50,8 @@ SESSION_ENDED = 4001
 """Close code for a socket whose device session ended (logout, a 4th device, a new password)."""
 log = logging.getLogger(__name__)
 _TEXTS = "_texts"
+_TEXT = "_text"
+"""Where a chat broadcast keeps its encoded frame, shared by this process's sockets."""
 """Key under which a broadcast keeps its frames per viewer kind, once encoded."""
 
 
@@ -98,6 +100,8 @@ class RoomConnection:
         self.ws = ws
         self.room_id = room_id
         self.account_id: str | None = None
+        self.name: str | None = None
+        """The account's name, which its chat lines and reactions carry."""
         self.session_id: str | None = None
         self.side: Side | None = None
         self.ended = False
@@ -114,6 +118,7 @@ class RoomConnection:
         """Broadcasts were dropped (a slow socket): catch up once the queue has drained."""
         settings = ctx.settings
         self.bucket = TokenBucket(settings.ws_rate_per_second, settings.ws_rate_burst)
+        self.chat_bucket = TokenBucket(settings.ws_chat_per_second, settings.ws_chat_burst)
 
     @property
     def viewer(self) -> str:
@@ -200,6 +205,12 @@ class RoomConnection:
         if message.get("kind") == "seats":
             self._put("seats")
             return
+        if message.get("kind") == "chat":
+            # Best effort: a socket already this far behind misses what was said.
+            if chatter.heard_by(message["channel"], self.side) \
+                    and self._queue.qsize() < self.ctx.settings.ws_send_queue:
+                self._put("send", message.setdefault(_TEXT, encode(message["said"])))
+            return
         header = message.get("game") or {}
         self.ctx.watch.saw(self.room_id, header.get("game_id", ""), int(header.get("seq", 0)))
         if self._games_queued >= self.ctx.settings.ws_send_queue:
@@ -208,8 +219,8 @@ class RoomConnection:
         self._games_queued += 1
         self._put("game", message)
 
-    def heartbeat(self, game_id: str, seq: int) -> None:
-        self._put("heartbeat", game_id, seq)
+    def heartbeat(self, game_id: str, seq: int, room: dict[str, Any] | None = None) -> None:
+        self._put("heartbeat", game_id, seq, room or {})
 
     def end_session(self) -> None:
         """The device session behind this socket ended: send nothing more, close with 4001."""
@@ -242,7 +253,7 @@ class RoomConnection:
                 elif kind == "sync":
                     await self._catch_up(item[1], item[2], item[3])
                 elif kind == "heartbeat":
-                    await self._on_heartbeat(item[1], item[2])
+                    await self._on_heartbeat(item[1], item[2], item[3])
                 elif kind == "pong":
                     latest = self.ctx.watch.latest(self.room_id)
                     game_id, seq = latest or (self.game_id, self.seq)
@@ -290,19 +301,23 @@ class RoomConnection:
         self.seq = self.state_seq = header["seq"]
         await self._send_all(texts)
 
-    async def _on_heartbeat(self, game_id: str, seq: int) -> None:
+    async def _on_heartbeat(self, game_id: str, seq: int, room: dict[str, Any]) -> None:
         """Repairs this socket's stream if the room moved on without it, then tells the
         client the room's seq (so a client missing something asks for it)."""
         if game_id != self.game_id:
             await self._catch_up(None, None, "heartbeat")
         elif seq > self.seq:
             await self._catch_up(self.seq, self.game_id, "heartbeat")
-        await self._send_now(encode({"type": "heartbeat", "game_id": game_id, "seq": seq}))
+        await self._send_now(encode({"type": "heartbeat", "game_id": game_id, "seq": seq,
+                                     **room}))
 
     async def _on_seats(self) -> None:
+        """The room changed (seats, a rematch offer): say so, so the client reads the room
+        again, and if this socket's side changed, give it the new side's snapshot."""
         before = self.side
         async with self.ctx.db.session() as db:
             await self._load_side(db)
+        await self._send_now(encode({"type": "room", "room_id": self.room_id}))
         if self.side != before:
             await self._send_now(encode({"type": "seat", "side": self.side}))
             await self._catch_up(None, None, "seat")
@@ -379,6 +394,7 @@ class RoomConnection:
                 if found is None:
                     raise ApiError("bad_token", "unknown or ended session", 401)
                 self.account_id, self.session_id = found[0].id, found[1]
+                self.name = found[0].name
                 await db.commit()
             await self._load_side(db)
         return hello
@@ -454,8 +470,23 @@ class RoomConnection:
         elif kind == "sync":
             self._put("sync", messages.optional_seq(message, "last_seq"), message.get("game_id"),
                       "sync")
-        elif kind in ("action", "claim"):
+        elif kind in ("action", "claim", "resign"):
             await self._command(message, kind)
+        elif kind in ("react", "chat"):
+            await self._say(message)
+
+    async def _say(self, message: dict[str, Any]) -> None:
+        """A reaction or a chat line, to the room's channel of this socket's kind."""
+        if self.ended:
+            raise ApiError("session_ended", "this device's session has ended; sign in again", 401)
+        words = chatter.said(message, self.account_id is not None)
+        if not self.chat_bucket.take():
+            raise ApiError("chat_rate", "slow down: reactions and chat are limited", 429)
+        channel = chatter.PLAYERS if self.side is not None else chatter.SPECTATORS
+        await self.ctx.broadcaster.publish(self.room_id, {
+            "kind": "chat", "room_id": self.room_id, "channel": channel,
+            "said": {**words, "from": {"name": self.name, "side": self.side}},
+        })
 
     async def _current_game_id(self) -> str:
         async with self.ctx.db.session() as db:
@@ -480,7 +511,7 @@ class RoomConnection:
             assert self.side is not None and self.account_id is not None
             return CommandRequest(
                 game_id=game, actor=self.account_id, side=self.side,
-                command_id=command, kind="action" if kind == "action" else "claim",
+                command_id=command, kind=kind,  # type: ignore[arg-type]  # checked by _handle
                 action=action, expected_seq=expected, session_id=self.session_id,
             )
 

@@ -2,10 +2,12 @@
 
 Every ``WS_HEARTBEAT_SECONDS`` one query reads the current game and its ``seq`` for every room
 with a socket here, and each socket is sent a ``heartbeat`` carrying them (``pong`` carries
-them too). A socket whose stream is behind catches up from the database by itself, and a client
-that sees a larger number than it holds asks for a sync: a notification lost after a commit
-(Redis down, a dropped message) is repaired within one heartbeat even when nothing else happens
-in the room (design note 7).
+them too), the room's spectator count (``app.realtime.headcount``) and who of each side is
+connected (the seats' ``last_seen_at``, so the browser needs no presence poll). A socket
+whose stream is behind catches up from the database by itself, and a client that sees a
+larger number than it holds asks for a sync: a notification lost after a commit (Redis down,
+a dropped message) is repaired within one heartbeat even when nothing else happens in the room
+(design note 7).
 """
 
 from __future__ import annotations
@@ -14,15 +16,19 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
-from typing import Protocol
+from typing import Any, Protocol
 
 from sqlalchemy import select
 
-from app.db import Database
+from app.accounts.models import Account
+from app.db import Database, utcnow
 from app.games.models import Game
 from app.games.ownership import Ownership
 from app.metrics import Metrics
+from app.realtime.headcount import Headcount, LocalHeadcount
 from app.rooms.models import Room
+from app.rooms.presence import seat_connected
+from app.seats.models import Seat
 
 log = logging.getLogger(__name__)
 CHUNK = 500
@@ -32,13 +38,19 @@ class Watcher(Protocol):
     @property
     def viewer(self) -> str: ...
 
-    def heartbeat(self, game_id: str, seq: int) -> None: ...
+    def heartbeat(self, game_id: str, seq: int, room: dict[str, Any]) -> None:
+        """``room``: ``spectators`` (the count) and ``seats`` (who sits where, connected or
+        not), shared by the room's sockets."""
+        ...
 
 
 class RoomWatch:
     def __init__(self, db: Database, ownership: Ownership, metrics: Metrics,
-                 heartbeat_seconds: float) -> None:
+                 heartbeat_seconds: float, headcount: Headcount | None = None,
+                 presence_seconds: float = 2.0) -> None:
         self.db = db
+        self.presence_seconds = presence_seconds
+        self.headcount = headcount or LocalHeadcount()
         self.ownership = ownership
         self.metrics = metrics
         self.heartbeat_seconds = heartbeat_seconds
@@ -73,20 +85,40 @@ class RoomWatch:
     async def beat(self) -> None:
         """Reads every watched room's current game and seq, and sends each socket its beat."""
         rooms = list(self.rooms)
+        seats: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
+        now = utcnow()
         async with self.db.session() as db:
             for start in range(0, len(rooms), CHUNK):
+                chunk = rooms[start:start + CHUNK]
                 rows = await db.execute(
                     select(Room.id, Game.id, Game.seq)
                     .join(Game, Game.id == Room.current_game_id)
-                    .where(Room.id.in_(rooms[start:start + CHUNK]))
+                    .where(Room.id.in_(chunk))
                 )
                 for room_id, game_id, seq in rows:
                     self._latest[room_id] = (game_id, seq)
+                seated = await db.execute(
+                    select(Seat.room_id, Account.name, Seat.side, Seat.last_seen_at)
+                    .join(Account, Account.id == Seat.account_id)
+                    .where(Seat.room_id.in_(chunk), Seat.left_at.is_(None))
+                    .order_by(Seat.room_id, Seat.id)
+                )
+                for room_id, name, side, seen in seated:
+                    seats[room_id].append({"name": name, "side": side, "connected":
+                                           seat_connected(seen, now, self.presence_seconds)})
+        local = {room_id: sum(1 for s in sockets if s.viewer == "spectator")
+                 for room_id, sockets in self.rooms.items()}
+        try:
+            watching = await self.headcount.exchange(local)
+        except Exception:  # Redis away: this process's own count is the best known
+            watching = local
         for room_id, sockets in list(self.rooms.items()):
             found = self._latest.get(room_id)
             if found is not None:
+                room = {"spectators": watching.get(room_id, local.get(room_id, 0)),
+                        "seats": seats.get(room_id, [])}
                 for socket in list(sockets):
-                    socket.heartbeat(*found)
+                    socket.heartbeat(*found, room)
 
     async def run_forever(self) -> None:
         while True:

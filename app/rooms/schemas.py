@@ -126,6 +126,9 @@ class RoomOut(BaseModel):
     computer_side: SideName | None = Field(
         None, description="The side the computer plays (solo play), else null"
     )
+    rematch_offer: SideName | None = Field(
+        None, description="The side that offered a rematch the other has not accepted yet"
+    )
     description: str = Field(
         "", description="Notes for the lobby, e.g. 'fast play' when that option is on"
     )

@@ -200,19 +200,53 @@ async def leave(db: AsyncSession, room: Room, account: Account) -> None:
     now = utcnow()
     seat.left_at = now
     seat.last_seen_at = now
+    if (room.rematch_offer or {}).get("by") == account.id:
+        room.rematch_offer = None  # whoever offered is gone
 
 
 async def rematch(
     db: AsyncSession, catalog: EngineCatalog, room: Room, account: Account
-) -> dict[str, Any]:
+) -> dict[str, Any] | None:
+    """A rematch is an offer the other side accepts. The first seated player to ask offers it
+    for their side (``None``: no game yet); a member of the other side asking accepts it, and
+    the next game starts with the sides swapped (seats, team names and colours, invitations;
+    in solo play the computer simply accepts). Returns the new game's broadcast."""
     seats = await active_seats(db, room.id)
-    if account.id not in {s.account_id for s in seats}:
+    mine = next((s for s in seats if s.account_id == account.id), None)
+    if mine is None:
         raise ApiError("not_seated", "only a seated player may ask for a rematch", 403)
     if room.status != "finished":
         raise ApiError("game_live", "the current game is not over", 409)
     if not {s.side for s in seats} >= sides_to_fill(room):
         raise ApiError("side_empty", "both sides need a member for a rematch", 409)
+    offer = room.rematch_offer or {}
+    if computer_side(room.options) is None and offer.get("side") in (None, mine.side):
+        if not offer:
+            room.rematch_offer = {"side": mine.side, "by": account.id, "at": utcnow().isoformat()}
+        return None
+    swap_sides(room, seats)
+    room.rematch_offer = None
     return await _start(db, catalog, room, seats)
+
+
+def _other(side: str) -> str:
+    return "away" if side == "home" else "home"
+
+
+def swap_sides(room: Room, seats: list[Seat]) -> None:
+    """Home becomes away and away home: every seated member, the team names and colours, the
+    invitations (each team keeps its own link) and, in solo play, the computer's side."""
+    for seat in seats:
+        seat.side = _other(seat.side)
+    room.invites = {_other(side): token for side, token in (room.invites or {}).items()}
+    teams = {}
+    for key, value in (room.teams or {}).items():
+        side, _, rest = key.partition("_")
+        teams[f"{_other(side)}_{rest}" if side in ("home", "away") and rest else key] = value
+    room.teams = teams
+    if computer_side(room.options) is not None:
+        room.options = {**room.options,
+                        "solo_side": _other(str(room.options.get("solo_side") or "home"))}
 
 
 async def mark_finished(db: AsyncSession, game: FinishedGame) -> None:

@@ -61,6 +61,7 @@ async def room_out(ctx: ServerContext, db: AsyncSession, room: Room) -> RoomOut:
             for s, name in rows.all()
         ],
         computer_side=computer_side(room.options),
+        rematch_offer=(room.rematch_offer or {}).get("side"),
         description=describe(room),
         created_at=room.created_at,
     )
@@ -145,7 +146,8 @@ async def leave(room_id: str, ctx: Ctx, db: Db, account: CurrentAccount) -> Room
 
 @router.post("/{room_id}/rematch", response_model=RoomOut)
 async def rematch(room_id: str, ctx: Ctx, db: Db, account: CurrentAccount) -> RoomOut:
-    """Starts the next game in the room with the same seats and options."""
+    """Offers a rematch for your side, or accepts the other side's offer: then the next game
+    starts with the same options and the sides swapped (``rematch_offer`` says who offered)."""
     room = await service.get_room(db, room_id, for_update=True)
     message = await service.rematch(db, ctx.catalog, room, account)
     await _commit_and_publish(ctx, db, room.id, message)

@@ -5,9 +5,9 @@ applied action in the ``command`` row (``action``, with ``response.first_seq`` /
 events it wrote). The engine is deterministic given its dice, and the dice are the HMAC stream
 of the game's seed (draw ``i`` depends only on the seed, the game id and ``i``). So the state
 after event ``N`` is: the engine's starting state for the game's options, then each stored
-action, in ``first_seq`` order, whose events end at or before ``N``. A claim changes no state
-(the engine never saw it). This is only offered once the game is over: before that the seed is
-secret and the full state holds hidden cards.
+action, in ``first_seq`` order, whose events end at or before ``N``. A claim or a resign
+changes no state (the engine never saw it). This is only offered once the game is over: before
+that the seed is secret and the full state holds hidden cards.
 
 **Replay by records.** :func:`app.stats.replay.state_at_seq` gives the public situation (inning,
 count, outs, bases, score, line) after any pitch from the pitch rows alone; it works while a game
@@ -71,7 +71,7 @@ def replay_actions(
         if seq is not None and int(step["seq"]) > seq:
             break
         at = int(step["seq"])
-        if step["action"].get("type") == "claim":
+        if step["action"].get("type") in ("claim", "resign"):
             continue
         state, _events = engine.apply(state, step["action"])
     return state, at

@@ -10,7 +10,8 @@ finishing at once with a shared player are rated one after the other), rates the
 How a stored result maps to the rules of :mod:`app.stats.ratings`:
 
 - ``reason == "claim"`` (the other side was gone for the grace period and this side claimed
-  the game) is an **abandoned** game: a loss for the side that left.
+  the game) and ``reason == "resign"`` (a side gave the game up) are **abandoned** games: a
+  loss for the side that left or resigned.
 - Any other result is **finished**; ``winner`` ``None`` is a tie.
 - Games still ``live`` are unfinished and never rated.
 - The players of a side are the game's ``game_player`` rows (everyone seated on it while the
@@ -53,7 +54,7 @@ def game_result(
     finished_at: datetime | None,
 ) -> ratings.GameResult:
     winner = result.get("winner")
-    if result.get("reason") == "claim" and winner in ("home", "away"):
+    if result.get("reason") in ("claim", "resign") and winner in ("home", "away"):
         left = "away" if winner == "home" else "home"
         return ratings.GameResult(game_id, pool, teams, "abandoned", left=left,
                                   finished_at=finished_at)

@@ -107,6 +107,11 @@ export class RoomSocket {
     return this.send({ type: "claim", id }) ? id : null;
   }
 
+  resign() {
+    const id = uid();
+    return this.send({ type: "resign", id }) ? id : null;
+  }
+
   close() {
     this.closed = true;
     clearInterval(this.pinger);

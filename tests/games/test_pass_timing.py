@@ -99,7 +99,10 @@ async def test_hand_and_automatic_passes_arrive_alike(live: LiveServer) -> None:
         if len(by_hand) >= WANTED and len(by_server) >= WANTED:
             break
     assert len(by_hand) >= WANTED and len(by_server) >= WANTED, (len(by_hand), len(by_server))
-    low = 0.75 * AUTO_PASS_MS / 1000 - 0.01
+    # No pass shows before most of the shortest pause (0.75 of auto_pass_ms): a pass applied
+    # at once arrives within a few milliseconds. The margin is the difference between the two
+    # frames' trips to the watcher, which a loaded machine stretches by tens of milliseconds.
+    low = 0.5 * 0.75 * AUTO_PASS_MS / 1000
     assert min(by_hand) >= low and min(by_server) >= low, (min(by_hand), min(by_server))
     # Same distribution: a two-sample KS test far from rejecting (alpha 0.001, c = 1.95).
     n, m = len(by_hand), len(by_server)

@@ -17,9 +17,9 @@ from tests.support.table import Client, open_table
 KNOWN_CODES = {
     "bad_json", "bad_message", "unknown_type", "too_large", "spectator", "wrong_side",
     "not_seated", "not_your_turn", "illegal_action", "stale_seq", "roll_rate", "no_game",
-    "game_over", "opponent_present", "conflict",
+    "game_over", "opponent_present", "conflict", "chat_rate", "sign_in_required",
 }
-ANSWERS = {"ack", "pong", "error", "update", "snapshot", "heartbeat"}
+ANSWERS = {"ack", "pong", "error", "update", "snapshot", "heartbeat", "reaction", "chat"}
 
 texts = st.text(st.characters(codec=None), max_size=80)
 """Any code point, lone surrogates and NUL included."""
@@ -36,9 +36,11 @@ actions = st.one_of(
 )
 messages = st.one_of(
     st.fixed_dictionaries(
-        {"type": st.sampled_from(["action", "claim", "sync", "ping", "hello", "nope"])},
+        {"type": st.sampled_from(["action", "claim", "sync", "ping", "hello", "nope", "react",
+                                  "chat"])},
         optional={"id": st.one_of(texts, numbers), "seq": numbers, "last_seq": numbers,
-                  "game_id": st.one_of(texts, numbers), "action": actions, "token": texts},
+                  "game_id": st.one_of(texts, numbers), "action": actions, "token": texts,
+                  "emote": st.one_of(st.sampled_from(["clap", "gg"]), texts), "text": plain},
     ),
     values,
 )

@@ -91,10 +91,26 @@ async def test_teammates_act_for_their_side_and_rematch(live: LiveServer) -> Non
         refused = await table.http.post(f"/api/rooms/{table.room_id}/rematch",
                                         headers=auth(outsider))
         assert refused.status_code == 403
+        # Away offers; nothing starts until home accepts.
+        for _twice in range(2):
+            offer = (await table.http.post(f"/api/rooms/{table.room_id}/rematch",
+                                           headers=table.auth("away"))).json()
+            assert offer["status"] == "finished" and offer["games_played"] == 1
+            assert offer["rematch_offer"] == "away"
+        home = table.client("home")
+        await home.next(lambda m: m["type"] == "room")  # told to read the room again
         rematch = (await table.http.post(f"/api/rooms/{table.room_id}/rematch",
-                                         headers=table.auth("away"))).json()
+                                         headers=table.auth("home"))).json()
         assert rematch["status"] == "live" and rematch["games_played"] == 2
-        assert rematch["current_game_id"] != table.game_id
+        assert rematch["current_game_id"] != table.game_id and rematch["rematch_offer"] is None
+        # The sides swapped: home's two members now bat away, away's player is home.
+        sides = {s["account_id"]: s["side"] for s in rematch["seats"]}
+        assert sides[table.home_session["account"]["id"]] == "away"
+        assert sides[mate["account"]["id"]] == "away"
+        assert sides[table.away_session["account"]["id"]] == "home"
+        assert (await home.next(lambda m: m["type"] == "seat"))["side"] == "away"
+        snapshot = await home.next(lambda m: m["type"] == "snapshot")
+        assert snapshot["game"]["game_id"] == rematch["current_game_id"]
         watcher = table.spectators[0]
         start = await watcher.next(
             lambda m: m["type"] == "event" and m["game_id"] == rematch["current_game_id"]

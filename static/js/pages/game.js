@@ -86,7 +86,7 @@ export function gamePage(app, gameId) {
       clear(box,
         h("p", {}, `${gameName(summary.kind)} · #${summary.number} · `,
           h("a", { href: `/rooms/${summary.room_id}`, "data-link": true }, t("record.room")), " · ",
-          summary.status === "live" ? t("record.live") : gameOverText(result, who, summary.kind === "base-on-board" && result.reason !== "claim")),
+          summary.status === "live" ? t("record.live") : gameOverText(result, who, summary.kind === "base-on-board" && !["claim", "resign"].includes(result.reason))),
         h("p", {}, `${t("record.players")}: `, ["away", "home"].map((side) => [`${sideName(side)} `,
           (summary.players[side] || []).map((name) => [person(name), " "])])),
         h("section", { class: "card" }, h("h2", {}, t("record.line")), lineTable(summary)),

@@ -13,6 +13,7 @@ import { gameOverText, tickCountdowns } from "../tables/common.js";
 import { sounds } from "../sound.js";
 import { showYourMove } from "../attention.js";
 import { timeoutNotice } from "../timeouts.js";
+import { chatBox } from "../chatter.js";
 
 const QUIET_ERRORS = new Set(["stale_seq", "conflict"]);
 const LOG_LIMIT = 300;
@@ -53,6 +54,7 @@ export function roomPage(app, roomId) {
   let note = null;            // {text, kind} shown in the action bar's message line
   let noteTimer = null;
   let notice = null;          // the last time-out notice for this side
+  let watching = null;        // spectators in the room, from the heartbeat
   const timeouts = timeoutNotice();
 
   const seatsBox = h("div", { class: "seats", id: "seats" });
@@ -79,7 +81,13 @@ export function roomPage(app, roomId) {
     if (!cat) return null;
     if (event.type === "seed_reveal") return tn("pbp.seed", { seed: h("code", { translate: "no" }, `${String(event.seed).slice(0, 16)}…`) });
     if (event.type === "game_end") {
-      return event.result?.reason === "claim" ? [`${t("game.over")}: `, ...gameOverText(event.result, who, false), ` · ${t("pbp.claim")}`] : null;
+      const reason = event.result?.reason;
+      if (reason === "claim") return [`${t("game.over")}: `, ...gameOverText(event.result, who, false), ` · ${t("pbp.claim")}`];
+      if (reason === "resign") {
+        const loser = event.result.winner === "home" ? "away" : "home";
+        return [`${t("game.over")}: `, ...gameOverText(event.result, who, false), " · ", ...tn("pbp.resign", { side: who(loser) })];
+      }
+      return null;
     }
     return kind() === "base-on-board" ? bobEventText(event, cat, who) : ninthEventText(event, cat, who);
   };
@@ -165,6 +173,11 @@ export function roomPage(app, roomId) {
     if (side && latest?.game?.status === "live" && seats[other].length && seats[other].every((name) => presence[name] === false)) {
       joins.push(h("button", { type: "button", class: "secondary", id: "claim", onclick: () => { pending = socket.claim(); } }, t("act.claim")));
     }
+    if (side && latest?.game?.status === "live") {
+      joins.push(h("button", { type: "button", class: "secondary", id: "resign", onclick: () => {
+        if (window.confirm(t("act.resign_confirm"))) pending = socket.resign();
+      } }, t("act.resign")));
+    }
     clear(seatsBox,
       ["away", "home"].map((s) => h("div", { class: "seat", "data-seat": s, style: room.teams?.[`${s}_color`] ? `border-color:${room.teams[`${s}_color`]}` : undefined },
         h("strong", {}, who(s)), " ",
@@ -180,7 +193,8 @@ export function roomPage(app, roomId) {
   function drawTitle() {
     if (!room) return;
     title.textContent = `${gameName(room.kind)} · ${t(`room.status.${room.status}`)}`;
-    role.textContent = side ? t("room.you_are", { side: sideName(side) }) : t("room.spectating");
+    role.textContent = (side ? t("room.you_are", { side: sideName(side) }) : t("room.spectating"))
+      + (watching ? ` · ${t("room.watching", { count: watching })}` : "");
     role.dataset.side = side || "spectator";
     if (!rating) { ratedLine.textContent = ""; return; }
     const guests = rating.players.filter((p) => p.guest).map((p) => p.name);
@@ -257,10 +271,22 @@ export function roomPage(app, roomId) {
     const result = game.result || {};
     clear(overBox, h("div", { class: "card over", "data-testid": "game-over" },
       h("h2", {}, t("game.over")),
-      h("p", { class: "result" }, gameOverText(result, who, room?.kind === "base-on-board" && result.reason !== "claim")),
+      h("p", { class: "result" }, gameOverText(result, who, room?.kind === "base-on-board" && !["claim", "resign"].includes(result.reason))),
       h("div", { class: "row" },
         h("a", { class: "button", href: `/games/${game.game_id}`, "data-link": true, id: "record-link" }, t("room.record")),
-        side ? h("button", { type: "button", class: "secondary", id: "rematch", onclick: rematch }, t("room.rematch")) : null)));
+        side ? rematchButton() : null),
+      side && room?.rematch_offer && room.rematch_offer !== side
+        ? h("p", { class: "rematch-offer", "data-testid": "rematch-offer" }, ...tn("room.rematch_offered_by", { side: who(room.rematch_offer) }))
+        : null));
+  }
+
+  /** Offer a rematch, wait for the other side, or accept theirs (the sides swap either way). */
+  function rematchButton() {
+    const offer = room?.rematch_offer;
+    if (room?.computer_side) return h("button", { type: "button", class: "secondary", id: "rematch", onclick: rematch }, t("room.rematch"));
+    if (offer === side) return h("button", { type: "button", class: "secondary", id: "rematch", disabled: true }, t("room.rematch_offered"));
+    return h("button", { type: "button", class: offer ? "" : "secondary", id: "rematch", onclick: rematch },
+      t(offer ? "room.rematch_accept" : "room.rematch_offer"));
   }
 
   function drawAll() { drawTitle(); drawSeats(); drawTable(); drawLog(); }
@@ -305,7 +331,7 @@ export function roomPage(app, roomId) {
       const body = await get(`/api/rooms/${encodeURIComponent(roomId)}/presence`);
       const next = Object.fromEntries(body.seats.map((s) => [s.name, s.connected]));
       if (JSON.stringify(next) !== JSON.stringify(presence)) { presence = next; drawSeats(); }
-    } catch { /* the next poll tries again */ }
+    } catch { /* the socket's heartbeat brings it */ }
   }
 
   async function loadHistory(gameId, upTo) {
@@ -371,6 +397,21 @@ export function roomPage(app, roomId) {
         side = message.side;
         loadRoom();
         break;
+      case "room":  // seats or a rematch offer changed
+        loadRoom();
+        break;
+      case "reaction":
+      case "chat":
+        chat.heard(message);
+        break;
+      case "heartbeat": {  // the room's spectator count and who of each side is connected
+        if (typeof message.spectators === "number" && message.spectators !== watching) { watching = message.spectators; drawTitle(); }
+        if (Array.isArray(message.seats)) {
+          const next = Object.fromEntries(message.seats.map((s) => [s.name, s.connected]));
+          if (JSON.stringify(next) !== JSON.stringify(presence)) { presence = next; drawSeats(); }
+        }
+        break;
+      }
       case "event":
         track(message.seq, message.event);
         break;
@@ -427,16 +468,16 @@ export function roomPage(app, roomId) {
   }
 
   const socket = new RoomSocket(roomId, token(), onMessage, onStatus);
+  const chat = chatBox(socket);
+  app.append(chat.box);
   loadRoom().then(() => socket.connect());
-  loadPresence();
+  loadPresence();  // then the socket's heartbeat keeps it
   const clock = setInterval(() => tickCountdowns(tableBox), 500);
-  const poll = setInterval(loadPresence, 4000);
 
   return {
     stop() {
       socket.close();
       clearInterval(clock);
-      clearInterval(poll);
       clearTimeout(noteTimer);
       setToastSink(null);
       showYourMove(false);
@@ -444,6 +485,6 @@ export function roomPage(app, roomId) {
       document.body.style.removeProperty("--bar-space");
       conn.hidden = true;
     },
-    relabel() { lines = new Map(); drawAll(); },
+    relabel() { lines = new Map(); drawAll(); chat.redraw(); },
   };
 }

@@ -1,0 +1,38 @@
+"""Spectator counts: each socket's heartbeat says how many watch its room, summed over every
+process through Redis, and a process that stops stops counting within three heartbeats."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+from app.realtime.headcount import RedisHeadcount
+from tests.games.test_redis_fanout import redis_url  # noqa: F401  (the fixture)
+from tests.support.live import LiveServer
+from tests.support.table import open_table
+
+
+async def test_the_heartbeat_counts_the_spectators(live: LiveServer) -> None:
+    server = LiveServer(live.database_url, live.catalog, ws_heartbeat_seconds=0.2).start()
+    table = await open_table(server.url, spectators=2)
+    try:
+        home = table.client("home")
+        beat = await home.next(lambda m: m["type"] == "heartbeat")
+        assert beat["spectators"] == 2 and beat["game_id"] == table.game_id
+        await table.spectators.pop().close()
+        beat = await home.next(lambda m: m["type"] == "heartbeat" and m["spectators"] == 1)
+        assert beat["seq"] == table.seq
+    finally:
+        await table.close()
+        server.stop()
+
+
+async def test_processes_add_up_and_a_stopped_one_drops_out(redis_url: str) -> None:  # noqa: F811
+    prefix = f"bob-test-{secrets.token_hex(4)}:"
+    first = RedisHeadcount(redis_url, prefix, "first", heartbeat_seconds=0.2)
+    second = RedisHeadcount(redis_url, prefix, "second", heartbeat_seconds=0.2)
+    assert await first.exchange({"r1": 2, "r2": 0}) == {"r1": 2, "r2": 0}
+    assert await second.exchange({"r1": 3}) == {"r1": 5}
+    assert await first.exchange({"r1": 2, "r2": 1}) == {"r1": 5, "r2": 1}
+    await asyncio.sleep(0.8)  # the second process stopped beating three heartbeats ago
+    assert await first.exchange({"r1": 2}) == {"r1": 2}
