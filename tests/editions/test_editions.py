@@ -286,3 +286,16 @@ async def test_every_tier_is_open_when_the_setting_is_off(live: LiveServer) -> N
             for body in (PRO, {"kind": "base-on-board"}):
                 created = await http.post("/api/rooms", json=body, headers=bearer(who))
                 assert created.status_code == 201, created.text
+
+
+def test_editions_import_no_rooms_or_games() -> None:
+    """Rooms ask editions (``require_edition``); editions never reach up into rooms or games."""
+    from pathlib import Path
+
+    import app.editions
+
+    folder = Path(app.editions.__file__).parent
+    for path in sorted(folder.glob("*.py")):
+        source = path.read_text("utf-8")
+        for upper in ("app.rooms", "app.games", "app.seats", "app.stats", "app.realtime"):
+            assert upper not in source, f"{path.name} imports {upper}"
