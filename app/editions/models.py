@@ -8,6 +8,7 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
+from app.accounts.models import Account
 from app.db import Base, UtcDateTime, utcnow
 
 
@@ -27,5 +28,7 @@ class EditionCode(Base):
     code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     edition: Mapped[str] = mapped_column(String(16))
     minted_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
-    redeemed_by: Mapped[str | None] = mapped_column(ForeignKey("accounts.id"))
+    redeemed_by: Mapped[str | None] = mapped_column(ForeignKey(Account.id))
+    """The column itself, not its name: a process that imports only this model (``bob codes
+    mint``) still knows the table it points at."""
     redeemed_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
