@@ -1,4 +1,4 @@
-"""The ``bob`` command: serve, migrate, simulate, bots."""
+"""The ``bob`` command: serve, migrate, simulate, bots, ratings, analysis, games, codes."""
 
 from __future__ import annotations
 
@@ -163,6 +163,39 @@ def _verify(args: argparse.Namespace) -> int:
     return asyncio.run(run())
 
 
+def _mint(args: argparse.Namespace) -> int:
+    """Prints ``--count`` fresh activation codes of ``--edition``, one a line, and stores only
+    their hashes (``app.editions.service``): this is the only time they are shown."""
+    import asyncio
+
+    from app.db import Database
+    from app.editions.service import mint
+    from app.settings import get_settings
+
+    async def run() -> list[str]:
+        database = Database(get_settings().database_url)
+        try:
+            async with database.session() as db:
+                codes = await mint(db, args.edition, args.count)
+                await db.commit()
+        finally:
+            await database.dispose()
+        return codes
+
+    codes = asyncio.run(run())
+    print("\n".join(codes))
+    print(f"minted {len(codes)} {args.edition} code(s); only their hashes are stored, so keep "
+          "these now", file=sys.stderr)
+    return 0
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= 100_000:
+        raise argparse.ArgumentTypeError("the count is 1 to 100000")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bob", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -241,6 +274,17 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--game", action="append", help="this game id (repeatable)")
     verify.add_argument("--all", action="store_true", help="a line for every game, ok or not")
     verify.set_defaults(func=_verify)
+
+    from app.editions.service import EDITIONS
+
+    codes = commands.add_parser("codes", help="activation codes of editions (DATABASE_URL)")
+    codes_commands = codes.add_subparsers(dest="codes_command", required=True)
+    mint = codes_commands.add_parser(
+        "mint", help="print N fresh codes once (one a line); only their hashes are stored",
+    )
+    mint.add_argument("--edition", choices=sorted(EDITIONS), required=True)
+    mint.add_argument("--count", type=_count, default=1)
+    mint.set_defaults(func=_mint)
 
     simulate = commands.add_parser("simulate", help="play games with a random legal policy")
     simulate.add_argument(

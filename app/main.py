@@ -23,6 +23,7 @@ from app.accounts.views import router as accounts_router
 from app.context import ServerContext
 from app.db import Database
 from app.deps import Address
+from app.editions.views import router as editions_router
 from app.engine_catalog import EngineCatalog, default_catalog
 from app.errors import (
     DATABASE_ERRORS,
@@ -184,6 +185,7 @@ def create_app(
                              "process": app.state.ctx.ownership.process_id})
 
     app.include_router(accounts_router)
+    app.include_router(editions_router)
     app.include_router(rooms_router)
     app.include_router(games_router)
     from app.stats.lobby import router as lobby_router  # ratings before a game, the lobby

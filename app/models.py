@@ -2,6 +2,7 @@
 
 from app.accounts.models import Account, DeviceSession
 from app.db import Base
+from app.editions.models import EditionCode
 from app.games.models import Command, DiceDraw, Game, GameEvent, GamePlayer, Pitch, PitchPlay
 from app.rooms.models import Room
 from app.seats.models import Seat
@@ -13,6 +14,7 @@ __all__ = [
     "Command",
     "DeviceSession",
     "DiceDraw",
+    "EditionCode",
     "Game",
     "GameEvent",
     "GamePlayer",

@@ -115,10 +115,20 @@ class Settings(BaseSettings):
     """New guest accounts from one client address."""
     limit_rooms_address: str = "60/hour"
     """New rooms from one client address."""
+    limit_redeem_address: str = "20/hour"
+    """Activation-code redeem attempts from one client address, successful or not."""
+    limit_redeem_account: str = "10/hour"
+    """Failed redeems of one account (no such code, used, malformed), from anywhere."""
+
+    # Editions (app/editions)
+    require_edition_codes: bool = False
+    """On: creating a Pro-tier Base on Board room needs the ``pro`` edition, redeemed from the
+    box's activation code. Off (the default): every tier is open to everyone."""
 
     @field_validator(
         "limit_login_address", "limit_login_account", "limit_register_address",
-        "limit_guest_address", "limit_rooms_address",
+        "limit_guest_address", "limit_rooms_address", "limit_redeem_address",
+        "limit_redeem_account",
     )
     @classmethod
     def _rate(cls, value: str) -> str:

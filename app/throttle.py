@@ -2,11 +2,11 @@
 address, shared by every process through Redis), and a plain in-memory token bucket for what
 one process paces by itself (a socket's messages, a side's race rolls).
 
-Sign-in, registration, new guest accounts and new rooms each have a rule (``LIMIT_*`` settings,
-in ``limits``' notation such as ``20/minute``). The counters live in Redis when ``REDIS_URL``
-is set, so every process counts together, and in memory otherwise. A request over a rule is
-refused with ``429 rate_limited`` and ``Retry-After`` (seconds until the window has room), and
-does nothing.
+Sign-in, registration, new guest accounts, new rooms and redeeming activation codes each have
+a rule (``LIMIT_*`` settings, in ``limits``' notation such as ``20/minute``). The counters live
+in Redis when ``REDIS_URL`` is set, so every process counts together, and in memory otherwise.
+A request over a rule is refused with ``429 rate_limited`` and ``Retry-After`` (seconds until
+the window has room), and does nothing.
 """
 
 from __future__ import annotations

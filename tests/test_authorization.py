@@ -98,6 +98,9 @@ ROWS: dict[tuple[str, str], Row] = {
     ("POST", "/api/auth/logout"): Row(signed_in(204), fresh=True),
     ("GET", "/api/auth/me"): Row(signed_in(200)),
     ("PATCH", "/api/auth/me"): Row(signed_in(200), body=lambda w: {}),
+    ("POST", "/api/editions/redeem"): Row(  # every caller here is a guest
+        signed_in((403, "guest")), body=lambda w: {"code": "0000-0000-0000-0000-0000"}),
+    ("GET", "/api/editions/mine"): Row(signed_in(200)),
     ("POST", "/api/rooms"): Row(signed_in(201), body=lambda w: {"kind": "dice-duel"}),
     ("GET", "/api/rooms"): Row(every(200)),
     ("GET", "/api/rooms/{room_id}"): Row(every(200)),

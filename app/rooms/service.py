@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import Account
 from app.db import utcnow
+from app.editions.service import require_edition
 from app.engine_catalog import EngineCatalog
 from app.engines.interface import EngineError
 from app.errors import ApiError
@@ -53,6 +54,10 @@ async def create_room(
         "computer_delay_ms": _or(body.timers.computer_delay_ms, settings.computer_delay_ms),
     }
     check_options(catalog, body.kind, options)
+    if settings.require_edition_codes:
+        edition = edition_needed(body.kind, options)
+        if edition is not None:
+            await require_edition(db, account.id, edition)
     room = Room(
         id=secrets.token_urlsafe(9), kind=body.kind, options=options,
         teams=body.options.teams(), invites=new_invites(),
@@ -62,6 +67,15 @@ async def create_room(
     db.add(room)
     await db.flush()
     return room
+
+
+def edition_needed(kind: str, options: dict[str, Any]) -> str | None:
+    """The edition creating such a room needs when ``REQUIRE_EDITION_CODES`` is on: ``pro``
+    for a Pro-tier Base on Board room (a room without a tier is Pro, the engine's default
+    in ``app/engines/base_on_board/state.py``), else none."""
+    if kind == "base-on-board" and options.get("tier", "pro") == "pro":
+        return "pro"
+    return None
 
 
 def _or(value: int | None, default: int) -> int:

@@ -82,7 +82,10 @@ async def _commit_and_publish(
 async def create_room(
     body: RoomCreate, ctx: Ctx, db: Db, account: CurrentAccount, address: Address
 ) -> RoomOut:
-    """At most ``LIMIT_ROOMS_ADDRESS`` new rooms per client address (429 ``rate_limited``)."""
+    """At most ``LIMIT_ROOMS_ADDRESS`` new rooms per client address (429 ``rate_limited``).
+    With ``REQUIRE_EDITION_CODES`` on, a Pro-tier Base on Board room (``tier`` ``pro`` or
+    none) needs the creator to hold the ``pro`` edition (403 ``edition_required``; see
+    ``/api/editions``)."""
     await ctx.throttle.hit(ctx.settings.limit_rooms_address, "rooms-address", address)
     room = await service.create_room(db, ctx.catalog, ctx.settings, account, body)
     message = None

@@ -20,7 +20,7 @@ from app.settings import Settings
 GENEROUS_LIMITS = {
     f"limit_{rule}": "100000/minute"
     for rule in ("login_address", "login_account", "register_address", "guest_address",
-                 "rooms_address")
+                 "rooms_address", "redeem_address", "redeem_account")
 }
 """Every test client is 127.0.0.1: the shared servers must not throttle the whole suite (the
 throttling tests start servers with real limits)."""

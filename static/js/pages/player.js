@@ -1,10 +1,11 @@
 // A player's page: record, batting / pitching lines and cards per pool, Bottom of the 9th stats,
-// recent games, and charts (rating over time, outcomes, dice).
-import { get, session } from "../api.js";
+// recent games, and charts (rating over time, outcomes, dice). One's own page also has sign-out and
+// the editions one holds, with a form to redeem the box's activation code (정품 인증번호).
+import { get, post, session } from "../api.js";
 import { signOut } from "../account.js";
 import { bobTerm, bobWords, loadCatalogue, withCodes } from "../catalogue.js";
 import { clear, h } from "../dom.js";
-import { describe } from "../errors.js";
+import { describe, toast } from "../errors.js";
 import { has, sideName, t, tn } from "../i18n.js";
 import { diceChart, lineChart, sharesChart } from "../charts.js";
 import { gameName, poolName } from "../games.js";
@@ -110,13 +111,58 @@ function ninthSections(stats) {
   });
 }
 
+/** The edition's words ("Base on Board Pro tier"), or its code when the catalogue has none. */
+function editionName(code) {
+  return has(`edition.${code}`) ? t(`edition.${code}`) : code;
+}
+
+/** One's own editions (``GET /api/editions/mine``) and a form to redeem an activation code
+ * (``POST /api/editions/redeem``); a guest is told to register first. */
+function editionsCard(me) {
+  const section = h("section", { class: "card narrow", id: "editions" }, h("h2", {}, t("editions.title")));
+  if (me.account.is_guest) {
+    section.append(h("p", { class: "hint", id: "editions-guest" }, t("editions.guest")));
+    return section;
+  }
+  const list = h("p", { id: "editions-mine" }, t("common.loading"));
+  const show = (held) => {
+    list.textContent = held.length
+      ? t("editions.mine", { list: held.map((e) => editionName(e.edition)).join(", ") })
+      : t("editions.none");
+  };
+  const message = h("p", { class: "form-error", role: "alert", "aria-live": "assertive", id: "redeem-error" });
+  const code = h("input", { id: "redeem-code", name: "code", autocomplete: "off", autocapitalize: "characters",
+    spellcheck: "false", translate: "no", required: true, maxlength: 64 });
+  async function submit(event) {
+    event.preventDefault();
+    message.textContent = "";
+    try {
+      const held = await post("/api/editions/redeem", { code: code.value });
+      code.value = "";
+      toast(t("editions.redeemed", { edition: editionName(held.edition) }), "info");
+      show(await get("/api/editions/mine"));
+    } catch (error) {
+      message.textContent = describe(error);
+    }
+  }
+  get("/api/editions/mine").then(show).catch((error) => { list.textContent = describe(error); });
+  section.append(list,
+    h("form", { id: "redeem-form", onsubmit: submit },
+      h("label", { for: "redeem-code" }, t("editions.code")), code,
+      h("p", { class: "hint" }, t("editions.hint")),
+      h("button", { type: "submit", id: "redeem" }, t("editions.redeem"))),
+    message);
+  return section;
+}
+
 export function playerPage(app, name) {
   const box = h("div", { "aria-busy": "true" }, t("common.loading"));
   const me = session();
   const mine = me && me.account.name.toLowerCase() === name.toLowerCase();
   owner = mine ? null : name;
   app.append(h("h1", { id: "player-title" }, tn("player.title", { name: h("span", { translate: "no" }, name) })),
-    ...(mine ? [h("p", {}, h("button", { type: "button", class: "secondary small", id: "signout", onclick: signOut }, t("nav.signout")))] : []),
+    ...(mine ? [h("p", {}, h("button", { type: "button", class: "secondary small", id: "signout", onclick: signOut }, t("nav.signout"))),
+      editionsCard(me)] : []),
     box);
   Promise.all([get(`/api/players/${encodeURIComponent(name)}`), get(`/api/players/${encodeURIComponent(name)}/charts`),
     loadCatalogue("base-on-board").catch(() => null)])
