@@ -1,7 +1,7 @@
 """edition_codes: activation codes (only their SHA-256), their edition and who redeemed them
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 Create Date: 2026-12-01
 """
 from collections.abc import Sequence
@@ -9,8 +9,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0009'
-down_revision: str | None = '0008'
+revision: str = '0010'
+down_revision: str | None = '0009'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
