@@ -259,9 +259,14 @@ class CommandPath:
         due = service.pass_at(game.deadlines, request.side)
         if due is None or due <= utcnow():
             return False
-        engine = service.engine_for(self.catalog, game)[0]
-        return {"side": request.side, "type": service.PASS_TYPE} in engine.legal_actions(
-            game.state, request.side)
+        return {"side": request.side, "type": service.PASS_TYPE} in self._legal(
+            game, request.side)
+
+    def _legal(self, game: LiveGame, side: Side) -> list[dict[str, Any]]:
+        """``side``'s legal actions now: as the commit that made the state computed them."""
+        if game.legal is not None:
+            return game.legal[side]
+        return service.engine_for(self.catalog, game)[0].legal_actions(game.state, side)
 
     async def _schedule_pass(
         self, conn: AsyncConnection, game: LiveGame, request: CommandRequest, seat_guard: bool
@@ -390,7 +395,7 @@ class CommandPath:
     ) -> tuple[Applied, list[Event]]:
         engine, dice = service.engine_for(self.catalog, game)
         state = game.state
-        legal = engine.legal_actions(state, request.side)
+        legal = self._legal(game, request.side)
         if request.kind == "timeout":
             action = engine.timeout_action(state, request.side) if legal else None
             if action is None:
@@ -432,11 +437,12 @@ class CommandPath:
             outcome = engine.outcome(new_state)
             result = None if outcome is None else outcome.to_json()
             state_json = engine.to_json(new_state)
+            legal = None if result else service.legal_by_side(engine, new_state)
             deadlines = (
-                {} if result else service.compute_deadlines(
+                {} if legal is None else service.compute_deadlines(
                     engine, new_state, game.timers, now, game.options,
                     computer=computer_side(game.options),
-                    pause=pause_fraction(game.seed, game.id, game.version + 1),
+                    pause=pause_fraction(game.seed, game.id, game.version + 1), legal_now=legal,
                 )
             )
             draws = service.draw_values(game.id, dice)
@@ -444,7 +450,7 @@ class CommandPath:
             engine = service.engine_for(self.catalog, game)[0]
             new_state, action, state_json = game.state, {"type": request.kind}, None
             result = service.forfeit_result(request.kind, request.side)
-            deadlines, draws = {}, []
+            deadlines, draws, legal = {}, [], None
         if result is not None:
             events += service.closing_events(game, result)
         stored = service.stored_events(game.seq + 1, events)
@@ -495,9 +501,10 @@ class CommandPath:
         after = replace(
             game, version=values["version"], seq=last_seq, draw_count=values["draw_count"],
             deadlines=deadlines, state=new_state, pitch_count=pitch_count,
-            status=values.get("status", game.status), result=result,
+            status=values.get("status", game.status), result=result, legal=legal,
         )
-        views = service.per_viewer(engine, new_state, finished=result is not None)
+        views = service.per_viewer(engine, new_state, finished=result is not None,
+                                   legal_now=legal)
         return service.batch(after, stored, views), response, after
 
 

@@ -55,10 +55,19 @@ AUTO_PASS_JITTER = 0.25
 """The automatic pass waits ``auto_pass_ms`` times 0.75..1.25 (a draw from the game's dice)."""
 
 
+Legal = dict[str, list[dict[str, Any]]]
+"""Each side's legal actions in one state: computed once per commit (``legal_by_side``) and
+shared by the deadlines, the viewers' frames and the next command's check."""
+
+
+def legal_by_side(engine: GameEngine[Any], state: Any) -> Legal:
+    return {side: engine.legal_actions(state, side) for side in SIDES}
+
+
 def compute_deadlines(
     engine: GameEngine[Any], state: Any, timers: dict[str, Any], now: datetime,
     options: dict[str, Any] | None = None, *, computer: Side | None = None,
-    pause: float = 0.5,
+    pause: float = 0.5, legal_now: Legal | None = None,
 ) -> dict[str, Any]:
     """Per side that must act and has a timeout action: when the server acts for it.
 
@@ -77,7 +86,7 @@ def compute_deadlines(
     options = options or {}
     deadlines: dict[str, Any] = {}
     for side in SIDES:
-        legal = engine.legal_actions(state, side)
+        legal = legal_now[side] if legal_now is not None else engine.legal_actions(state, side)
         pass_action = {"side": side, "type": PASS_TYPE}
         if not legal:
             continue
@@ -172,12 +181,17 @@ def draw_values(game_id: str, dice: RecordingDice) -> list[dict[str, Any]]:
     ]
 
 
-def per_viewer(engine: GameEngine[Any], state: Any, finished: bool) -> dict[str, Any]:
+def per_viewer(engine: GameEngine[Any], state: Any, finished: bool,
+               legal_now: Legal | None = None) -> dict[str, Any]:
     """Each viewer's view and legal actions, computed once per commit for all its sockets."""
     views: dict[str, Any] = {}
     for viewer in VIEWERS:
         side: Side | None = None if viewer == "spectator" else viewer  # type: ignore[assignment]
-        legal = [] if finished or side is None else engine.legal_actions(state, side)
+        if finished or side is None:
+            legal = []
+        else:
+            legal = legal_now[side] if legal_now is not None else engine.legal_actions(
+                state, side)
         views[viewer] = {"view": engine.view(state, side), "legal_actions": legal}
     return views
 
@@ -255,9 +269,10 @@ async def start_game(
     state, setup_events = engine.start(new.options)
     now = utcnow()
     game.state = engine.to_json(state)
+    legal = legal_by_side(engine, state)
     game.deadlines = compute_deadlines(
         engine, state, new.timers, now, new.options, computer=computer_side(new.options),
-        pause=pause_fraction(game.seed, game.id, game.version),
+        pause=pause_fraction(game.seed, game.id, game.version), legal_now=legal,
     )
     game.next_deadline_at = next_deadline(game.deadlines)
     game.draw_count = len(dice.draws)
@@ -278,7 +293,7 @@ async def start_game(
         for account_id, side in new.players
     )
     await db.flush()
-    return game, batch(game, stored, per_viewer(engine, state, finished=False))
+    return game, batch(game, stored, per_viewer(engine, state, finished=False, legal_now=legal))
 
 
 async def events_after(db: AsyncSession, game_id: str, after: int, limit: int) -> list[GameEvent]:
