@@ -11,8 +11,9 @@ The window (display points, see :data:`app.stats.ratings.DISPLAY_SCALE`):
 has waited: ±150 at once, ±400 after 50 s, ±1650 (anyone) after 300 s, the default lapse.
 150 display points is 7.5 openskill points, less than one newcomer's uncertainty (sigma
 8.33), so a fresh pairing is between players the ratings cannot tell far apart; widening by
-50 every 10 s reaches the whole 1300-2200 range people actually hold within about a minute and
-a half, so nobody waits long only because few play at their level.
+50 every 10 s reaches ±450 after 60 s (from the middle of the 1300-2200 range people hold to
+either end) and ±900 after 150 s (end to end), so nobody waits long only because few play at
+their level.
 
 Safe across processes and concurrent requests, on both backends:
 

@@ -275,3 +275,15 @@ async def test_entries_are_rate_limited_per_address(
             assert (await state(http, a))["status"] == "waiting"  # polls are not counted
     finally:
         server.stop()
+
+
+def test_the_protocol_documents_play_now() -> None:
+    from pathlib import Path
+
+    text = Path(__file__).parents[2].joinpath("docs", "protocol.md").read_text()
+    section = text.split("## Play now — `/api/play-now`", 1)[1].split("\n## ", 1)[0]
+    for needle in ("`POST /api/play-now`", "`GET /api/play-now`", "`DELETE /api/play-now`",
+                   f"±{service.WINDOW_BASE} display points", f"plus {service.WINDOW_STEP} for",
+                   f"full {service.WINDOW_STEP_SECONDS:g} s", "PLAY_NOW_TIMEOUT_SECONDS` (300)",
+                   "LIMIT_PLAY_NOW_ADDRESS` (120/hour)", "FOR UPDATE SKIP LOCKED", "every 2 s"):
+        assert needle in section, needle
