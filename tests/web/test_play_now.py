@@ -5,19 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 from tests.web.helpers import register
+from tests.web.korean import english_in_korean
 
 BUTTON = "button[data-play-now='base-on-board:lite-extended']"
 
 
 def test_two_players_play_now_and_meet_in_one_room(open_page: Any) -> None:
-    first, second = open_page("first"), open_page("second", locale="ko-KR")
+    first, second = open_page("first", locale="ko-KR"), open_page("second")
     register(first, "quick")
     register(second, "quick")
     first.goto("/")
+    first.wait_for_selector(BUTTON)
+    assert english_in_korean(first) == []
     first.click(BUTTON)
     first.wait_for_selector("#play-now-cancel:visible")
     assert first.locator(BUTTON).is_hidden()
-    assert "Base on Board" in first.text_content("#play-now-status")
+    assert "± 150" in first.text_content("#play-now-status")
+    assert english_in_korean(first) == []
     first.click("#play-now-cancel")  # stops looking: the buttons are back
     first.wait_for_selector(f"{BUTTON}:visible")
     assert first.text_content("#play-now-status") == ""
