@@ -39,6 +39,7 @@ from app.games.hooks import GameEndHooks
 from app.games.ownership import LocalOwnership, Ownership, RedisOwnership
 from app.games.timers import TimerRunner
 from app.games.views import router as games_router
+from app.matchmaking.views import router as play_now_router
 from app.metrics import Metrics
 from app.middleware import RejectBadText
 from app.realtime.headcount import Headcount, LocalHeadcount, RedisHeadcount
@@ -187,6 +188,7 @@ def create_app(
     app.include_router(accounts_router)
     app.include_router(editions_router)
     app.include_router(rooms_router)
+    app.include_router(play_now_router)
     app.include_router(games_router)
     from app.stats.lobby import router as lobby_router  # ratings before a game, the lobby
     from app.stats.views import router as stats_router  # leaderboard, players, records, analysis

@@ -4,6 +4,7 @@ from app.accounts.models import Account, DeviceSession
 from app.db import Base
 from app.editions.models import EditionCode
 from app.games.models import Command, DiceDraw, Game, GameEvent, GamePlayer, Pitch, PitchPlay
+from app.matchmaking.models import PlayQueueEntry
 from app.rooms.models import Room
 from app.seats.models import Seat
 from app.stats.models import PlayerRating, RatingHistory
@@ -20,6 +21,7 @@ __all__ = [
     "GamePlayer",
     "Pitch",
     "PitchPlay",
+    "PlayQueueEntry",
     "PlayerRating",
     "RatingHistory",
     "Room",

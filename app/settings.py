@@ -119,6 +119,14 @@ class Settings(BaseSettings):
     """Activation-code redeem attempts from one client address, successful or not."""
     limit_redeem_account: str = "10/hour"
     """Failed redeems of one account (no such code, used, malformed), from anywhere."""
+    limit_play_now_address: str = "120/hour"
+    """Entries into the play-now queue (``POST /api/play-now``) from one client address; the
+    state polls (``GET``) are not counted."""
+
+    # Play now (app/matchmaking)
+    play_now_timeout_seconds: float = Field(300.0, gt=0)
+    """A waiting play-now entry lapses this long after it entered; a paired one this long
+    after its pairing."""
 
     # Editions (app/editions)
     require_edition_codes: bool = False
@@ -128,7 +136,7 @@ class Settings(BaseSettings):
     @field_validator(
         "limit_login_address", "limit_login_account", "limit_register_address",
         "limit_guest_address", "limit_rooms_address", "limit_redeem_address",
-        "limit_redeem_account",
+        "limit_redeem_account", "limit_play_now_address",
     )
     @classmethod
     def _rate(cls, value: str) -> str:

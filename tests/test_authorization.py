@@ -117,6 +117,11 @@ ROWS: dict[tuple[str, str], Row] = {
         signed_in((409, "game_live"), spectator=(403, "not_seated"),
                   stranger=(403, "not_seated"))),
     ("GET", "/api/rooms/{room_id}/presence"): Row(every(200)),
+    # play now: every caller here is a guest, which may play now (unrated); callers after the
+    # first signed-in one may be paired with it, and both answers are 200
+    ("POST", "/api/play-now"): Row(signed_in(200), body=lambda w: {"kind": "dice-duel"}),
+    ("GET", "/api/play-now"): Row(signed_in(200)),
+    ("DELETE", "/api/play-now"): Row(signed_in(204)),
     ("GET", "/api/games/{game_id}"): Row(every(200)),
     ("GET", "/api/games/{game_id}/pitches"): Row(every(200)),
     ("GET", "/api/games/{game_id}/events"): Row(

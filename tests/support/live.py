@@ -20,7 +20,8 @@ from app.settings import Settings
 GENEROUS_LIMITS = {
     f"limit_{rule}": "100000/minute"
     for rule in ("login_address", "login_account", "register_address", "guest_address",
-                 "rooms_address", "redeem_address", "redeem_account")
+                 "rooms_address", "redeem_address", "redeem_account",
+                 "play_now_address")
 }
 """Every test client is 127.0.0.1: the shared servers must not throttle the whole suite (the
 throttling tests start servers with real limits)."""

@@ -1,12 +1,14 @@
 // Lobby: create a room for either game with every option; open and live rooms to join or
 // watch, with their options, timers, where a live game stands, the players' ratings and
-// whether the game is rated; filtered by game.
-import { get, post, session } from "../api.js";
+// whether the game is rated; filtered by game. "Play now" enters the queue of a game (and
+// tier) and, while waiting, polls GET /api/play-now every 2 s until it is paired, then opens
+// the room (docs/protocol.md, *Play now*).
+import { del, get, post, session } from "../api.js";
 import { clear, h } from "../dom.js";
 import { describe, showError } from "../errors.js";
 import { pick, sideName, t } from "../i18n.js";
 import { loadCatalogue } from "../catalogue.js";
-import { GAMES, TIERS, gameName, tierName } from "../games.js";
+import { GAMES, TIERS, gameName, poolName, tierName } from "../games.js";
 import { navigate } from "../nav.js";
 import { halfName } from "../tables/bob.js";
 
@@ -68,6 +70,54 @@ function readOptions(form, kind) {
     if (!options.challenge) options.setup = data.get("setup");
   }
   return options;
+}
+
+const PLAY_NOW_POLL_MS = 2000;
+
+/** The Play now card: a button per game (and tier), the waiting state with a cancel button;
+ * paired, it opens the room. Returns the card and a stop function for the page. */
+function playNow() {
+  const status = h("p", { id: "play-now-status", "aria-live": "polite" });
+  const error = h("p", { class: "form-error", role: "alert" });
+  const pools = [...TIERS.map((tier) => ["base-on-board", tier]), ["bottom-of-the-9th", null]];
+  const buttons = h("div", { class: "row", id: "play-now-buttons" }, pools.map(([kind, tier]) => {
+    const pool = tier ? `${kind}:${tier}` : kind;
+    return h("button", { type: "button", class: "small", "data-play-now": pool,
+      onclick: () => act(() => post("/api/play-now", { kind, options: tier ? { tier } : {} })) },
+    t("lobby.play_now_button", { pool: poolName(pool) }));
+  }));
+  const cancel = h("button", { type: "button", class: "small secondary", id: "play-now-cancel", hidden: true,
+    onclick: () => act(async () => { await del("/api/play-now"); return { status: "none" }; }) }, t("lobby.play_now_cancel"));
+  let timer = null;
+  let stopped = false;
+
+  function stop() { stopped = true; if (timer) clearInterval(timer); timer = null; }
+
+  function show(state, opening = false) {
+    if (stopped) return;
+    if (state.status === "paired" && !opening) { stop(); navigate(`/rooms/${state.room.id}`); return; }
+    const waiting = state.status === "waiting";
+    buttons.hidden = waiting;
+    cancel.hidden = !waiting;
+    const seconds = waiting ? Math.max(0, Math.round((Date.now() - Date.parse(state.since)) / 1000)) : 0;
+    status.textContent = waiting
+      ? t("lobby.play_now_waiting", { pool: poolName(state.pool), s: seconds, rating: state.rating, window: state.window })
+      : "";
+    if (waiting && !timer) timer = setInterval(() => act(() => get("/api/play-now")), PLAY_NOW_POLL_MS);
+    if (!waiting && timer) { clearInterval(timer); timer = null; }
+  }
+
+  async function act(call) {
+    error.textContent = "";
+    try { show(await call()); } catch (err) { error.textContent = describe(err); }
+  }
+
+  // coming back to the lobby while waiting resumes the wait (a past pairing is not reopened)
+  get("/api/play-now").then((state) => show(state, true)).catch(() => {});
+  const card = h("section", { class: "card", id: "play-now", "aria-labelledby": "play-now-title" },
+    h("h2", { id: "play-now-title" }, t("lobby.play_now")),
+    h("p", { class: "hint" }, t("lobby.play_now_hint")), buttons, status, cancel, error);
+  return { card, stop };
 }
 
 export function lobbyPage(app) {
@@ -195,7 +245,9 @@ export function lobbyPage(app) {
           room.status === "live" ? t("lobby.watch") : t("lobby.open"))));
   }
 
+  const quick = me ? playNow() : null;
   app.append(h("h1", {}, t("lobby.title")),
+    quick ? quick.card : null,
     h("div", { class: "columns" }, createForm,
       h("section", { class: "card", "aria-labelledby": "rooms-title" },
         h("div", { class: "row spread" }, h("h2", { id: "rooms-title" }, t("lobby.rooms")),
@@ -204,5 +256,5 @@ export function lobbyPage(app) {
         list)));
   refresh();
   const timer = setInterval(refresh, 5000);
-  return { stop: () => clearInterval(timer) };
+  return { stop: () => { clearInterval(timer); quick?.stop(); } };
 }
