@@ -15,7 +15,7 @@ from app.db import utcnow
 from app.deps import Address, Ctx, CurrentAccount, Db
 from app.matchmaking import service
 from app.rooms.schemas import GameOptions, RoomOut
-from app.rooms.views import _commit_and_publish, room_out
+from app.rooms.views import commit_and_publish, room_out
 from app.validation import ApiModel
 
 router = APIRouter(prefix="/api/play-now", tags=["play now"])
@@ -48,7 +48,7 @@ async def _answer(
 ) -> PlayNowOut:
     entry = outcome.entry
     if outcome.room is not None:
-        await _commit_and_publish(ctx, db, outcome.room.id, outcome.message)
+        await commit_and_publish(ctx, db, outcome.room.id, outcome.message)
     else:
         await db.commit()
     if entry is None:

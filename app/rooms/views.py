@@ -67,7 +67,7 @@ async def room_out(ctx: ServerContext, db: AsyncSession, room: Room) -> RoomOut:
     )
 
 
-async def _commit_and_publish(
+async def commit_and_publish(
     ctx: ServerContext, db: AsyncSession, room_id: str, game_message: dict[str, Any] | None
 ) -> None:
     """Commit first, then tell the room's sockets: seats changed (they re-check their side),
@@ -91,7 +91,7 @@ async def create_room(
     message = None
     if body.side is not None:
         message = await service.join(db, ctx.catalog, room, account, body.side)
-    await _commit_and_publish(ctx, db, room.id, message)
+    await commit_and_publish(ctx, db, room.id, message)
     return await room_out(ctx, db, room)
 
 
@@ -124,7 +124,7 @@ async def join(
     """Takes a seat on a side; the game starts when both sides have someone."""
     room = await service.get_room(db, room_id, for_update=True)
     message = await service.join(db, ctx.catalog, room, account, body.side, body.invite)
-    await _commit_and_publish(ctx, db, room.id, message)
+    await commit_and_publish(ctx, db, room.id, message)
     return await room_out(ctx, db, room)
 
 
@@ -143,7 +143,7 @@ async def invite(room_id: str, ctx: Ctx, db: Db, account: CurrentAccount) -> Inv
 async def leave(room_id: str, ctx: Ctx, db: Db, account: CurrentAccount) -> RoomOut:
     room = await service.get_room(db, room_id, for_update=True)
     await service.leave(db, room, account)
-    await _commit_and_publish(ctx, db, room.id, None)
+    await commit_and_publish(ctx, db, room.id, None)
     return await room_out(ctx, db, room)
 
 
@@ -153,7 +153,7 @@ async def rematch(room_id: str, ctx: Ctx, db: Db, account: CurrentAccount) -> Ro
     starts with the same options and the sides swapped (``rematch_offer`` says who offered)."""
     room = await service.get_room(db, room_id, for_update=True)
     message = await service.rematch(db, ctx.catalog, room, account)
-    await _commit_and_publish(ctx, db, room.id, message)
+    await commit_and_publish(ctx, db, room.id, message)
     return await room_out(ctx, db, room)
 
 
