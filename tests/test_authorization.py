@@ -269,6 +269,10 @@ SOCKET: dict[str, tuple[Cell, ...]] = {
     # a reaction comes back to its sender in its channel; chat needs an account
     "react": (("reaction", None),) * 5 + (None,),  # type: ignore[dict-item]
     "chat": (("error", "sign_in_required"),) + (("chat", None),) * 4 + (None,),  # type: ignore[dict-item]
+    # the other side is here: nobody may hand it to the computer
+    "stand_in": (("error", "spectator"), ("error", "spectator"),  # type: ignore[dict-item]
+                 ("error", "opponent_present"), ("error", "opponent_present"),
+                 ("error", "spectator"), None),
     # last: a seated player's resign ends the game
     "resign": (("error", "spectator"), ("error", "spectator"), ("ack", "applied"),  # type: ignore[dict-item]
                ("ack", "applied"), ("error", "spectator"), None),
@@ -305,6 +309,7 @@ async def test_socket_matrix(live: LiveServer) -> None:
                     "ping": {"type": "ping"},
                     "react": {"type": "react", "emote": "clap"},
                     "chat": {"type": "chat", "text": "good luck"},
+                    "stand_in": {"type": "stand_in", "id": "s1"},
                     "resign": {"type": "resign", "id": "r1"},
                 }
                 seen: list[str] = [json.dumps(first)]
@@ -318,8 +323,8 @@ async def test_socket_matrix(live: LiveServer) -> None:
                         reply = json.loads(raw)
                         if reply["type"] in ("event", "state", "update") and kind != "sync":
                             continue
-                        if reply["type"] == "error" and reply.get("id") not in (None, "a1",
-                                                                                  "c1", "r1"):
+                        if reply["type"] == "error" and reply.get("id") not in (
+                                None, "a1", "c1", "s1", "r1"):
                             continue
                         if reply["type"] in ("heartbeat", "room") and kind != reply["type"]:
                             continue

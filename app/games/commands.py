@@ -35,7 +35,7 @@ from app.engines.interface import PITCH_EVENT, EngineError, Event, GameEngine, S
 from app.errors import ApiError
 from app.games import one_statement, service
 from app.games.broadcast import Broadcaster
-from app.games.computer import COMPUTER_ACTOR, computer_side, pause_fraction
+from app.games.computer import COMPUTER_ACTOR, pause_fraction, playing_computer
 from app.games.fair_dice import RecordingDice
 from app.games.hooks import FinishedGame, GameEndHooks
 from app.games.live import LiveGame, LiveGames
@@ -46,8 +46,10 @@ from app.seats.models import Seat
 from app.settings import Settings
 from app.throttle import TokenBucket
 
-CommandKind = Literal["action", "timeout", "claim", "resign"]
+CommandKind = Literal["action", "timeout", "claim", "resign", "stand_in"]
 FORFEITS = ("claim", "resign")
+STAND_IN = "stand_in"
+"""The computer takes the other side, whose people are gone, and finishes the game."""
 """Commands that end the game without the engine: a claim wins it for the claimant, a resign
 loses it for the resigning side."""
 RATE_CAPPED_ACTIONS: dict[str, tuple[str, float]] = {
@@ -194,7 +196,8 @@ class CommandPath:
         submission = _Submission()
         async with self._lock(request.game_id):
             for _attempt in range(self.settings.command_retries):
-                held = None if request.kind == "claim" else self.live.get(request.game_id)
+                fresh = request.kind in ("claim", STAND_IN)  # presence is read afresh
+                held = None if fresh else self.live.get(request.game_id)
                 try:
                     if held is not None:
                         try:
@@ -229,8 +232,8 @@ class CommandPath:
             self._check(request, game, seat_side)
             if request.kind == "action" and self._held_pass(request, game):
                 return await self._schedule_pass(conn, game, request, seat_guard)
-            if request.kind in FORFEITS:
-                if request.kind == "claim":
+            if request.kind in (*FORFEITS, STAND_IN):
+                if request.kind in ("claim", STAND_IN):  # the other side must be gone
                     await self._check_claim(conn, game, request.side)
                 message, response, after = await self._write(
                     conn, game, request, None, [], seat_guard
@@ -314,7 +317,7 @@ class CommandPath:
                     _GAMES.c.options, _GAMES.c.seed, _GAMES.c.seed_hash, _GAMES.c.status,
                     _GAMES.c.version, _GAMES.c.seq, _GAMES.c.draw_count, _GAMES.c.deadlines,
                     _GAMES.c.result, _GAMES.c.state, _GAMES.c.timers, _GAMES.c.rules_version,
-                    Command.response,
+                    _GAMES.c.stand_in, Command.response,
                     Seat.side, _SESSIONS.c.id.label("session"),
                 )
                 .outerjoin(
@@ -346,7 +349,7 @@ class CommandPath:
             options=found.options, seed=found.seed, seed_hash=found.seed_hash,
             status=found.status, version=found.version, seq=found.seq,
             draw_count=found.draw_count, deadlines=found.deadlines or {}, result=found.result,
-            timers=found.timers or {}, state=found.state,
+            timers=found.timers or {}, state=found.state, stand_in=found.stand_in,
         )
         if game.status == "live":  # a finished game's state is only read by claims' views
             engine = service.engine_for(self.catalog, game)[0]
@@ -366,9 +369,12 @@ class CommandPath:
                 409,
             )
         if request.actor == COMPUTER_ACTOR:
-            if computer_side(game.options) != request.side:
+            if playing_computer(game) != request.side:
                 raise ApiError("not_seated", "the computer does not play that side", 403)
         elif request.kind != "timeout" and request.actor != SERVER_ACTOR:
+            if request.side == game.stand_in:
+                raise ApiError("computer_side", "the computer plays that side for the rest of "
+                               "this game", 409)
             if seat_side is None:
                 raise ApiError("not_seated", "only a member of a side may act", 403)
             if seat_side != request.side:
@@ -379,7 +385,7 @@ class CommandPath:
         the grace period (disconnected or left). Presence is each seat's ``last_seen_at``,
         refreshed by its open sockets every heartbeat, so it holds across processes. The
         computer (solo play) never leaves, so its side cannot be claimed."""
-        if computer_side(game.options) == other_side(side):
+        if playing_computer(game) == other_side(side):
             raise ApiError("opponent_present", "the computer never leaves the table", 409)
         latest = await conn.scalar(
             select(func.max(Seat.last_seen_at)).where(
@@ -432,6 +438,7 @@ class CommandPath:
         answer and the game as it now stands."""
         now = utcnow()
         events = list(events)
+        stand_in = game.stand_in
         if applied is not None:
             engine, dice, new_state, action = applied
             outcome = engine.outcome(new_state)
@@ -441,17 +448,30 @@ class CommandPath:
             deadlines = (
                 {} if legal is None else service.compute_deadlines(
                     engine, new_state, game.timers, now, game.options,
-                    computer=computer_side(game.options),
+                    computer=playing_computer(game),
                     pause=pause_fraction(game.seed, game.id, game.version + 1), legal_now=legal,
                 )
             )
             draws = service.draw_values(game.id, dice)
+        elif request.kind == STAND_IN:  # the state stays; from now on the computer plays there
+            engine = service.engine_for(self.catalog, game)[0]
+            new_state, action, state_json, result = game.state, {"type": STAND_IN}, None, None
+            stand_in = other_side(request.side)
+            events.append(Event(STAND_IN, {"side": stand_in}))
+            legal = service.legal_by_side(engine, new_state)
+            deadlines = service.compute_deadlines(
+                engine, new_state, game.timers, now, game.options, computer=stand_in,
+                pause=pause_fraction(game.seed, game.id, game.version + 1), legal_now=legal,
+            )
+            draws = []
         else:  # a claim or a resign: the engine's state stays, the game ends by forfeit
             engine = service.engine_for(self.catalog, game)[0]
             new_state, action, state_json = game.state, {"type": request.kind}, None
             result = service.forfeit_result(request.kind, request.side)
             deadlines, draws, legal = {}, [], None
         if result is not None:
+            if stand_in is not None:  # finished by the computer: rated as abandoned by that side
+                result = {**result, "stand_in": stand_in}
             events += service.closing_events(game, result)
         stored = service.stored_events(game.seq + 1, events)
         last_seq = game.seq + len(stored)
@@ -470,6 +490,8 @@ class CommandPath:
         }
         if state_json is not None:
             values["state"] = state_json
+        if stand_in != game.stand_in:
+            values["stand_in"] = stand_in
         if result is not None:
             values.update(status="finished", result=result, finished_at=now)
         pitches = []
@@ -484,7 +506,9 @@ class CommandPath:
         }
         seat = self._guard_values(game, request) if seat_guard else None
         appended = (service.event_values(game.id, stored), pitches, plays, draws, [command])
-        if result is None and conn.dialect.name == "postgresql":
+        # The usual command is one statement; one that ends the game or hands a side to the
+        # computer (rare) is a transaction of plain statements.
+        if result is None and request.kind != STAND_IN and conn.dialect.name == "postgresql":
             try:
                 moved = await one_statement.write(conn, game.id, game.version, values, seat, [
                     appended[0], [row_values(r) for r in pitches],
@@ -502,6 +526,7 @@ class CommandPath:
             game, version=values["version"], seq=last_seq, draw_count=values["draw_count"],
             deadlines=deadlines, state=new_state, pitch_count=pitch_count,
             status=values.get("status", game.status), result=result, legal=legal,
+            stand_in=stand_in,
         )
         views = service.per_viewer(engine, new_state, finished=result is not None,
                                    legal_now=legal)

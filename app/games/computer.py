@@ -3,7 +3,10 @@
 A room whose options say ``"mode": "solo"`` seats the computer on the side opposite
 ``solo_side`` (default ``home``, so the computer pitches). The computer is no account and has no
 seat row: it is a property of the game's options, so it survives a restart, never counts as a
-person in presence, and a claim against its side is refused (it never leaves).
+person in presence, and a claim against its side is refused (it never leaves). It also stands
+in for a side whose people all left a game (Board Game Arena's "zombie" player): when the other
+side, instead of claiming the win, asks it to finish the game (``stand_in``), ``games.stand_in``
+names that side from then on, and the game is rated as abandoned by it.
 
 The computer moves through the one command path like anyone else: whenever its side has legal
 actions the game gets a deadline ``{"timer": "computer"}`` ``computer_delay_ms`` after the
@@ -22,10 +25,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from app.engines.dice import HmacDice
-from app.engines.interface import Action, ComputerPolicy, GameEngine, Pick, Side, other_side
+from app.engines.interface import (
+    Action,
+    ComputerPolicy,
+    GameEngine,
+    Pick,
+    Side,
+    other_side,
+    parse_side,
+)
 
 COMPUTER_ACTOR = "computer"
 """The ``actor`` of the computer's commands (account ids are 16 hex digits: no clash)."""
@@ -40,6 +51,25 @@ def computer_side(options: Mapping[str, Any] | None) -> Side | None:
     if not options or options.get("mode") != "solo":
         return None
     return other_side("away" if options.get("solo_side") == "away" else "home")
+
+
+class WithComputer(Protocol):
+    """A game row or a held game: what says who the computer plays."""
+
+    @property
+    def options(self) -> dict[str, Any]: ...
+
+    @property
+    def stand_in(self) -> str | None: ...
+
+
+def playing_computer(game: WithComputer) -> Side | None:
+    """The side the computer plays in ``game`` now: the solo side of its options, or the side
+    it stood in for when that side's people left (``game.stand_in``)."""
+    solo = computer_side(game.options)
+    if solo is not None:
+        return solo
+    return parse_side(game.stand_in) if game.stand_in in ("home", "away") else None
 
 
 def computer_pick(seed_hex: str, game_id: str, version: int) -> Pick:

@@ -42,6 +42,8 @@ class LiveGame:
     """The engine's state object. Engines never mutate a state (``apply`` returns a new one),
     so the held object is shared safely."""
     pitch_count: int | None = None
+    stand_in: str | None = None
+    """The side the computer took over (see ``Game.stand_in``)."""
     legal: dict[str, list[dict[str, Any]]] | None = None
     """Each side's legal actions in ``state``, when the commit that made it computed them."""
     """Pitch rows the game has; ``None`` until a pitch needs numbering (then counted once)."""

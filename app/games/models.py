@@ -27,6 +27,9 @@ class Game(Base):
     """The engine's ``rules_version`` when the game started (docs/rules/README.md)."""
     options: Mapped[dict[str, Any]] = mapped_column(JsonColumn)
     timers: Mapped[dict[str, Any] | None] = mapped_column(JsonColumn)
+    stand_in: Mapped[str | None] = mapped_column(String(8))
+    """The side the computer plays since its people left and the other side asked it to
+    finish the game (``app.games.computer``); ``None`` while people play both sides."""
     """The room's timers, copied at the start: a command reads its game, never its room."""
     state: Mapped[dict[str, Any]] = mapped_column(JsonColumn)
     version: Mapped[int] = mapped_column(default=1)

@@ -15,7 +15,7 @@ from app.db import insert_values, utcnow
 from app.engine_catalog import EngineCatalog
 from app.engines.interface import PITCH_EVENT, SIDES, Event, GameEngine, Side
 from app.errors import ApiError
-from app.games.computer import computer_side, pause_fraction
+from app.games.computer import computer_side, pause_fraction, playing_computer
 from app.games.fair_dice import RecordingDice, new_seed
 from app.games.live import LiveGame
 from app.games.models import DiceDraw, Game, GameEvent, GamePlayer
@@ -202,7 +202,7 @@ def game_header(game: Game | LiveGame) -> dict[str, Any]:
         "game_id": game.id, "room_id": game.room_id, "kind": game.kind, "number": game.number,
         "status": game.status, "seq": game.seq, "seed_hash": game.seed_hash,
         "deadlines": public_deadlines(game.deadlines or {}), "result": game.result,
-        "computer_side": computer_side(game.options),
+        "computer_side": playing_computer(game),
     }
 
 

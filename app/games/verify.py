@@ -29,6 +29,7 @@ from app.games.fair_dice import RecordingDice
 from app.games.models import Command, DiceDraw, Game, GameEvent
 
 FORFEITS = ("claim", "resign")
+STAND_IN = "stand_in"
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,12 @@ def rebuild(
     state, setup = engine.start(game.options)
     events: list[Event] = [service.opening_event(game), *setup]
     problem: str | None = None
+    stand_in: str | None = None
+
+    def closing(result: dict[str, Any]) -> list[Event]:
+        return service.closing_events(
+            game, result if stand_in is None else {**result, "stand_in": stand_in})
+
     for command in commands:
         first, last = command.response.get("first_seq"), command.response.get("seq")
         if first != len(events) + 1:
@@ -81,8 +88,10 @@ def rebuild(
             break
         action = dict(command.action)
         if action.get("type") in FORFEITS:
-            result = service.forfeit_result(str(action["type"]), command.side)
-            events += service.closing_events(game, result)
+            events += closing(service.forfeit_result(str(action["type"]), command.side))
+        elif action.get("type") == STAND_IN:
+            stand_in = "away" if command.side == "home" else "home"
+            events.append(Event(STAND_IN, {"side": stand_in}))
         else:
             if action not in engine.legal_actions(state, command.side):  # type: ignore[arg-type]
                 problem = (f"command {command.command_id!r}: {_short(action)} is not a legal "
@@ -96,7 +105,7 @@ def rebuild(
             events += made
             outcome = engine.outcome(state)
             if outcome is not None:
-                events += service.closing_events(game, outcome.to_json())
+                events += closing(outcome.to_json())
         if last != len(events):
             problem = (f"command {command.command_id!r} answered seq {last}, the replay made "
                        f"events up to {len(events)}")

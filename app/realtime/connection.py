@@ -470,7 +470,7 @@ class RoomConnection:
         elif kind == "sync":
             self._put("sync", messages.optional_seq(message, "last_seq"), message.get("game_id"),
                       "sync")
-        elif kind in ("action", "claim", "resign"):
+        elif kind in ("action", "claim", "resign", "stand_in"):
             await self._command(message, kind)
         elif kind in ("react", "chat"):
             await self._say(message)

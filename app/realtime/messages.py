@@ -8,7 +8,9 @@ from typing import Any
 from app.errors import ApiError
 from app.validation import MAX_SEQ, BadText, check_tree
 
-CLIENT_TYPES = ("hello", "action", "sync", "claim", "resign", "ping", "react", "chat")
+CLIENT_TYPES = (
+    "hello", "action", "sync", "claim", "resign", "stand_in", "ping", "react", "chat",
+)
 
 
 def parse(text: str, max_bytes: int) -> dict[str, Any]:

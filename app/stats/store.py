@@ -11,7 +11,8 @@ How a stored result maps to the rules of :mod:`app.stats.ratings`:
 
 - ``reason == "claim"`` (the other side was gone for the grace period and this side claimed
   the game) and ``reason == "resign"`` (a side gave the game up) are **abandoned** games: a
-  loss for the side that left or resigned.
+  loss for the side that left or resigned. So is a game with ``stand_in`` (its people left
+  and the computer finished it for them, whoever won).
 - Any other result is **finished**; ``winner`` ``None`` is a tie.
 - Games still ``live`` are unfinished and never rated.
 - The players of a side are the game's ``game_player`` rows (everyone seated on it while the
@@ -54,6 +55,9 @@ def game_result(
     finished_at: datetime | None,
 ) -> ratings.GameResult:
     winner = result.get("winner")
+    if result.get("stand_in") in ("home", "away"):  # its people left; the computer finished
+        return ratings.GameResult(game_id, pool, teams, "abandoned", left=result["stand_in"],
+                                  finished_at=finished_at)
     if result.get("reason") in ("claim", "resign") and winner in ("home", "away"):
         left = "away" if winner == "home" else "home"
         return ratings.GameResult(game_id, pool, teams, "abandoned", left=left,

@@ -107,6 +107,11 @@ export class RoomSocket {
     return this.send({ type: "claim", id }) ? id : null;
   }
 
+  standIn() {
+    const id = uid();
+    return this.send({ type: "stand_in", id }) ? id : null;
+  }
+
   resign() {
     const id = uid();
     return this.send({ type: "resign", id }) ? id : null;

@@ -79,6 +79,7 @@ export function roomPage(app, roomId) {
 
   const eventText = (event) => {
     if (!cat) return null;
+    if (event.type === "stand_in") return tn("pbp.stand_in", { side: who(event.side) });
     if (event.type === "seed_reveal") return tn("pbp.seed", { seed: h("code", { translate: "no" }, `${String(event.seed).slice(0, 16)}…`) });
     if (event.type === "game_end") {
       const reason = event.result?.reason;
@@ -172,6 +173,9 @@ export function roomPage(app, roomId) {
     const other = side === "home" ? "away" : "home";
     if (side && latest?.game?.status === "live" && seats[other].length && seats[other].every((name) => presence[name] === false)) {
       joins.push(h("button", { type: "button", class: "secondary", id: "claim", onclick: () => { pending = socket.claim(); } }, t("act.claim")));
+      if (latest?.game?.computer_side == null) {
+        joins.push(h("button", { type: "button", class: "secondary", id: "stand-in", onclick: () => { pending = socket.standIn(); } }, t("act.stand_in")));
+      }
     }
     if (side && latest?.game?.status === "live") {
       joins.push(h("button", { type: "button", class: "secondary", id: "resign", onclick: () => {
