@@ -18,6 +18,7 @@ KNOWN_CODES = {
     "bad_json", "bad_message", "unknown_type", "too_large", "spectator", "wrong_side",
     "not_seated", "not_your_turn", "illegal_action", "stale_seq", "roll_rate", "no_game",
     "game_over", "opponent_present", "conflict", "chat_rate", "sign_in_required",
+    "computer_side",
 }
 ANSWERS = {"ack", "pong", "error", "update", "snapshot", "heartbeat", "reaction", "chat"}
 
