@@ -19,9 +19,10 @@ EngineMaker = Callable[[DiceSource], GameEngine[Any]]
 @dataclass(frozen=True)
 class EngineCatalog:
     makers: dict[str, EngineMaker]
-    policies: Mapping[str, ComputerPolicy] = field(default_factory=dict)
-    """Game kind → its computer player (solo play); a kind without one is played by its
-    engine's timeout action."""
+    policies: Mapping[str, Mapping[str, ComputerPolicy]] = field(default_factory=dict)
+    """Game kind → level (``easy``, ``normal``, ``hard``) → its computer player. A level a
+    kind lacks plays the nearest one it has; a kind without any is played by its engine's
+    timeout action."""
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -33,15 +34,19 @@ class EngineCatalog:
             raise InvalidOptions(f"unknown game kind {kind!r}; expected one of {self.kinds}")
         return maker(dice)
 
-    def policy(self, kind: str) -> ComputerPolicy | None:
-        return self.policies.get(kind)
+    def policy(self, kind: str, level: str = "normal") -> ComputerPolicy | None:
+        levels = self.policies.get(kind) or {}
+        for name in (level, "normal", "hard", "easy"):
+            if name in levels:
+                return levels[name]
+        return None
 
 
 def default_catalog() -> EngineCatalog:
-    from app.engines.registry import GAME_KINDS, computer_policy, make_engine
+    from app.engines.registry import GAME_KINDS, computer_policies, make_engine
 
     def maker_for(kind: str) -> EngineMaker:
         return lambda dice: make_engine(kind, dice)
 
-    policies = {kind: p for kind in GAME_KINDS if (p := computer_policy(kind)) is not None}
+    policies = {kind: computer_policies(kind) for kind in GAME_KINDS}
     return EngineCatalog({kind: maker_for(kind) for kind in GAME_KINDS}, policies)

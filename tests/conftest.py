@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from app.engine_catalog import EngineCatalog
-from app.engines.registry import computer_policy
+from app.engines.registry import computer_policies
 from tests.support.databases import backends, postgres_database, sqlite_database
 from tests.support.dice_duel import KIND, DiceDuel
 from tests.support.live import LiveServer
@@ -32,7 +32,7 @@ def test_catalog() -> EngineCatalog:
     makers = {KIND: DiceDuel}
     for kind, module in real_engines().items():
         makers[kind] = importlib.import_module(module).Engine
-    policies = {kind: p for kind in makers if (p := computer_policy(kind)) is not None}
+    policies = {kind: computer_policies(kind) for kind in makers}
     return EngineCatalog(makers, policies)  # type: ignore[arg-type]
 
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.engines.interface import ComputerPolicy, DiceSource, GameEngine, InvalidOptions
+from app.engines.interface import (
+    Action,
+    ComputerPolicy,
+    DiceSource,
+    GameEngine,
+    InvalidOptions,
+    Pick,
+    Side,
+)
 
 GAME_KINDS: tuple[str, ...] = ("base-on-board", "bottom-of-the-9th")
 
@@ -22,11 +30,17 @@ def make_engine(kind: str, dice: DiceSource) -> GameEngine[Any]:
     raise InvalidOptions(f"unknown game kind {kind!r}; expected one of {GAME_KINDS}")
 
 
-def computer_policy(kind: str) -> ComputerPolicy | None:
-    """The computer player that lives beside ``kind``'s engine, or ``None`` (the server then
-    plays the engine's timeout action for the computer's side)."""
+def random_legal(engine: GameEngine[Any], state: Any, side: Side, pick: Pick) -> Action:
+    """The easy computer of any kind: one of its legal actions, uniformly at random."""
+    legal = engine.legal_actions(state, side)
+    return legal[pick(len(legal))]
+
+
+def computer_policies(kind: str) -> dict[str, ComputerPolicy]:
+    """The computer players that live beside ``kind``'s engine, by level (``easy`` is a
+    uniformly random legal move for a kind without one of its own)."""
     if kind == "bottom-of-the-9th":
         from app.engines.bottom_of_the_ninth.policy import choose_action
 
-        return choose_action
-    return None
+        return {"easy": random_legal, "normal": choose_action}
+    return {"easy": random_legal}

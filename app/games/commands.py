@@ -317,7 +317,7 @@ class CommandPath:
                     _GAMES.c.options, _GAMES.c.seed, _GAMES.c.seed_hash, _GAMES.c.status,
                     _GAMES.c.version, _GAMES.c.seq, _GAMES.c.draw_count, _GAMES.c.deadlines,
                     _GAMES.c.result, _GAMES.c.state, _GAMES.c.timers, _GAMES.c.rules_version,
-                    _GAMES.c.stand_in, Command.response,
+                    _GAMES.c.stand_in, _GAMES.c.computer, Command.response,
                     Seat.side, _SESSIONS.c.id.label("session"),
                 )
                 .outerjoin(
@@ -350,6 +350,7 @@ class CommandPath:
             status=found.status, version=found.version, seq=found.seq,
             draw_count=found.draw_count, deadlines=found.deadlines or {}, result=found.result,
             timers=found.timers or {}, state=found.state, stand_in=found.stand_in,
+            computer=found.computer,
         )
         if game.status == "live":  # a finished game's state is only read by claims' views
             engine = service.engine_for(self.catalog, game)[0]

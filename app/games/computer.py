@@ -1,8 +1,10 @@
-"""The computer opponent of solo play, and the server's human-like pauses.
+"""The computer opponent, and the server's human-like pauses.
 
-A room whose options say ``"mode": "solo"`` seats the computer on the side opposite
-``solo_side`` (default ``home``, so the computer pitches). The computer is no account and has no
-seat row: it is a property of the game's options, so it survives a restart, never counts as a
+A room may seat the computer on one side (``rooms.computer``, copied to each of its games as
+``games.computer``: ``{"side", "level"}``): for Base on Board by choosing it and its level when
+the room is made; for Bottom of the 9th by the rulebook's solo mode (``"mode": "solo"``, the
+computer on the side opposite ``solo_side``, default ``home``, so the computer pitches). The
+computer is no account and has no seat row, so it survives a restart, never counts as a
 person in presence, and a claim against its side is refused (it never leaves). It also stands
 in for a side whose people all left a game (Board Game Arena's "zombie" player): when the other
 side, instead of claiming the win, asks it to finish the game (``stand_in``), ``games.stand_in``
@@ -11,7 +13,8 @@ names that side from then on, and the game is rated as abandoned by it.
 The computer moves through the one command path like anyone else: whenever its side has legal
 actions the game gets a deadline ``{"timer": "computer"}`` ``computer_delay_ms`` after the
 commit; the timer runner (any process, after a restart too) reads the game at that version,
-asks the kind's policy for an action and submits it as actor ``computer`` with command id
+asks the kind's policy at the seat's level for an action (in a worker thread: a hard level
+thinks for a while) and submits it as actor ``computer`` with command id
 ``computer:<version>:<side>`` and the version it read. Only the process that wins the version
 check applies it; the others get a duplicate or a stale version.
 
@@ -53,23 +56,50 @@ def computer_side(options: Mapping[str, Any] | None) -> Side | None:
     return other_side("away" if options.get("solo_side") == "away" else "home")
 
 
+LEVELS = ("easy", "normal", "hard")
+DEFAULT_LEVEL = "normal"
+
+
+def computer_seat(options: Mapping[str, Any] | None, chosen: Mapping[str, Any] | None
+                  ) -> dict[str, Any] | None:
+    """A room's computer seat: the one its engine options imply (solo mode), at the chosen
+    level, or the chosen one; ``None`` for people against people."""
+    implied = computer_side(options)
+    level = str((chosen or {}).get("level") or DEFAULT_LEVEL)
+    if implied is not None:
+        return {"side": implied, "level": level}
+    if chosen and chosen.get("side") in ("home", "away"):
+        return {"side": chosen["side"], "level": level}
+    return None
+
+
+def seat_side(seat: Mapping[str, Any] | None) -> Side | None:
+    side = (seat or {}).get("side")
+    return parse_side(side) if side in ("home", "away") else None
+
+
 class WithComputer(Protocol):
     """A game row or a held game: what says who the computer plays."""
 
     @property
-    def options(self) -> dict[str, Any]: ...
+    def computer(self) -> dict[str, Any] | None: ...
 
     @property
     def stand_in(self) -> str | None: ...
 
 
 def playing_computer(game: WithComputer) -> Side | None:
-    """The side the computer plays in ``game`` now: the solo side of its options, or the side
-    it stood in for when that side's people left (``game.stand_in``)."""
-    solo = computer_side(game.options)
-    if solo is not None:
-        return solo
+    """The side the computer plays in ``game`` now: its seat from the start (solo play), or
+    the side it stood in for when that side's people left (``game.stand_in``)."""
+    seated = seat_side(game.computer)
+    if seated is not None:
+        return seated
     return parse_side(game.stand_in) if game.stand_in in ("home", "away") else None
+
+
+def computer_level(game: WithComputer) -> str:
+    level = str((game.computer or {}).get("level") or DEFAULT_LEVEL)
+    return level if level in LEVELS else DEFAULT_LEVEL
 
 
 def computer_pick(seed_hex: str, game_id: str, version: int) -> Pick:

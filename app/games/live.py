@@ -42,6 +42,8 @@ class LiveGame:
     """The engine's state object. Engines never mutate a state (``apply`` returns a new one),
     so the held object is shared safely."""
     pitch_count: int | None = None
+    computer: dict[str, Any] | None = None
+    """The computer's seat from the start (see ``Game.computer``)."""
     stand_in: str | None = None
     """The side the computer took over (see ``Game.stand_in``)."""
     legal: dict[str, list[dict[str, Any]]] | None = None

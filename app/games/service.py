@@ -15,7 +15,7 @@ from app.db import insert_values, utcnow
 from app.engine_catalog import EngineCatalog
 from app.engines.interface import PITCH_EVENT, SIDES, Event, GameEngine, Side
 from app.errors import ApiError
-from app.games.computer import computer_side, pause_fraction, playing_computer
+from app.games.computer import pause_fraction, playing_computer
 from app.games.fair_dice import RecordingDice, new_seed
 from app.games.live import LiveGame
 from app.games.models import DiceDraw, Game, GameEvent, GamePlayer
@@ -226,6 +226,8 @@ class NewGame:
     timers: dict[str, Any]
     players: list[tuple[str, str]]
     """``(account_id, side)`` of everyone seated at the start."""
+    computer: dict[str, Any] | None = None
+    """The computer's seat, ``{"side", "level"}``, when it plays a side."""
 
 
 def opening_event(game: Game) -> Event:
@@ -261,7 +263,8 @@ async def start_game(
     seed, seed_hash = new_seed()
     game = Game(
         id=secrets.token_hex(8), room_id=new.room_id, number=new.number, kind=new.kind,
-        options=new.options, timers=new.timers, seed=seed, seed_hash=seed_hash, status="live",
+        options=new.options, timers=new.timers, computer=new.computer, seed=seed,
+        seed_hash=seed_hash, status="live",
         version=1, started_at=utcnow(), state={}, deadlines={},
     )
     engine, dice = engine_for(catalog, game)
@@ -271,7 +274,7 @@ async def start_game(
     game.state = engine.to_json(state)
     legal = legal_by_side(engine, state)
     game.deadlines = compute_deadlines(
-        engine, state, new.timers, now, new.options, computer=computer_side(new.options),
+        engine, state, new.timers, now, new.options, computer=playing_computer(game),
         pause=pause_fraction(game.seed, game.id, game.version), legal_now=legal,
     )
     game.next_deadline_at = next_deadline(game.deadlines)

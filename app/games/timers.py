@@ -26,9 +26,10 @@ from app.engines.interface import Side, parse_side
 from app.errors import ApiError
 from app.games import service
 from app.games.commands import SERVER_ACTOR, CommandRequest
-from app.games.computer import COMPUTER_ACTOR, computer_action, computer_pick
+from app.games.computer import COMPUTER_ACTOR, computer_action, computer_level, computer_pick
 from app.games.models import Game
 from app.games.service import due_at
+from app.offload import CpuWork
 
 log = logging.getLogger(__name__)
 _EXPECTED = {"stale_version", "game_over", "conflict"}
@@ -44,6 +45,7 @@ class TimerRunner:
     def __init__(self, ctx: ServerContext) -> None:
         self.ctx = ctx
         self._next_scan = 0.0
+        self._thinking = CpuWork(1)
 
     async def run_forever(self) -> None:
         """Sleeps until the next known deadline, at most ``timer_tick_seconds`` (so deadlines
@@ -155,8 +157,10 @@ class TimerRunner:
             service.check_rules(engine, game.id, game.rules_version)
             state = engine.from_json(game.state)
             pick = computer_pick(game.seed, game.id, version)
-            action = computer_action(self.ctx.catalog.policy(game.kind), engine, state, side,
-                                     pick)
+            policy = self.ctx.catalog.policy(game.kind, computer_level(game))
+            # In a worker thread, one at a time: a hard level plays games out for a while,
+            # and the loop must keep answering every socket meanwhile.
+            action = await self._thinking.run(computer_action, policy, engine, state, side, pick)
             if action is None:
                 await self._drop_deadlines(game_id, version)
                 return None

@@ -31,6 +31,8 @@ class Room(Base):
     created_by: Mapped[str] = mapped_column(ForeignKey("accounts.id"))
     current_game_id: Mapped[str | None] = mapped_column(String(32))
     games_played: Mapped[int] = mapped_column(default=0)
+    computer: Mapped[dict[str, Any] | None] = mapped_column(JsonColumn)
+    """``{"side", "level"}``: the side the computer plays in this room's games, or ``None``."""
     rematch_offer: Mapped[dict[str, Any] | None] = mapped_column(JsonColumn)
     """``{"side", "by", "at"}`` while one side offers a rematch the other has not accepted."""
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

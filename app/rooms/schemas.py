@@ -73,6 +73,15 @@ class Timers(ApiModel):
     )
 
 
+class ComputerSeat(ApiModel):
+    model_config = ConfigDict(extra="forbid")
+
+    side: SideName | None = Field(
+        None, description="The side the computer plays (Bottom of the 9th: implied by its "
+        "solo mode)")
+    level: Literal["easy", "normal", "hard"] = "normal"
+
+
 class RoomCreate(ApiModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -81,6 +90,8 @@ class RoomCreate(ApiModel):
     timers: Timers = Field(default_factory=Timers)
     private: bool = Field(False, description="Private rooms are reachable by invite link only")
     side: SideName | None = Field(None, description="Seat the creator on this side")
+    computer: ComputerSeat | None = Field(
+        None, description="Play against the computer: its side and level (unrated)")
 
 
 class JoinRequest(ApiModel):
@@ -126,6 +137,8 @@ class RoomOut(BaseModel):
     computer_side: SideName | None = Field(
         None, description="The side the computer plays (solo play), else null"
     )
+    computer_level: Literal["easy", "normal", "hard"] | None = Field(
+        None, description="How well the computer plays, when it plays a side")
     rematch_offer: SideName | None = Field(
         None, description="The side that offered a rematch the other has not accepted yet"
     )

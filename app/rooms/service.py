@@ -21,7 +21,7 @@ from app.editions.service import require_edition
 from app.engine_catalog import EngineCatalog
 from app.engines.interface import EngineError
 from app.errors import ApiError
-from app.games.computer import computer_side
+from app.games.computer import computer_seat, computer_side, seat_side
 from app.games.fair_dice import RecordingDice, new_seed
 from app.games.hooks import FinishedGame
 from app.games.models import GamePlayer
@@ -54,6 +54,10 @@ async def create_room(
         "computer_delay_ms": _or(body.timers.computer_delay_ms, settings.computer_delay_ms),
     }
     check_options(catalog, body.kind, options)
+    chosen = body.computer.model_dump() if body.computer is not None else None
+    implied = computer_side(options)
+    if chosen is not None and implied is not None and chosen["side"] not in (None, implied):
+        raise ApiError("invalid_options", f"solo mode puts the computer on {implied}", 422)
     if settings.require_edition_codes:
         edition = edition_needed(body.kind, options)
         if edition is not None:
@@ -62,6 +66,7 @@ async def create_room(
         id=secrets.token_urlsafe(9), kind=body.kind, options=options,
         teams=body.options.teams(), invites=new_invites(),
         timers=timers, private=body.private, status="open",
+        computer=computer_seat(options, chosen),
         created_by=account.id, created_at=utcnow(), games_played=0,
     )
     db.add(room)
@@ -84,7 +89,7 @@ def _or(value: int | None, default: int) -> int:
 
 def sides_to_fill(room: Room) -> set[str]:
     """The sides people must hold for a game to start: both, or the human's in solo play."""
-    return {"home", "away"} - {computer_side(room.options)}
+    return {"home", "away"} - {seat_side(room.computer)}
 
 
 async def get_room(db: AsyncSession, room_id: str, for_update: bool = False) -> Room:
@@ -148,7 +153,7 @@ async def join(
     that side's invitation. Returns the broadcast of a game this join started, for the caller
     to publish after commit.
     """
-    if side == computer_side(room.options):
+    if side == seat_side(room.computer):
         raise ApiError("computer_side", "the computer plays that side in this solo room", 409)
     seat = await db.scalar(
         select(Seat).where(Seat.room_id == room.id, Seat.account_id == account.id)
@@ -195,6 +200,7 @@ async def _start(
     game, message = await start_game(db, catalog, NewGame(
         room_id=room.id, kind=room.kind, number=room.games_played + 1, options=room.options,
         timers=room.timers, players=[(s.account_id, s.side) for s in seats if s.left_at is None],
+        computer=room.computer,
     ))
     room.current_game_id = game.id
     room.games_played += 1
@@ -234,7 +240,7 @@ async def rematch(
     if not {s.side for s in seats} >= sides_to_fill(room):
         raise ApiError("side_empty", "both sides need a member for a rematch", 409)
     offer = room.rematch_offer or {}
-    if computer_side(room.options) is None and offer.get("side") in (None, mine.side):
+    if room.computer is None and offer.get("side") in (None, mine.side):
         if not offer:
             room.rematch_offer = {"side": mine.side, "by": account.id, "at": utcnow().isoformat()}
         return None
@@ -258,7 +264,9 @@ def swap_sides(room: Room, seats: list[Seat]) -> None:
         side, _, rest = key.partition("_")
         teams[f"{_other(side)}_{rest}" if side in ("home", "away") and rest else key] = value
     room.teams = teams
-    if computer_side(room.options) is not None:
+    if room.computer is not None:
+        room.computer = {**room.computer, "side": _other(str(room.computer["side"]))}
+    if computer_side(room.options) is not None:  # Bottom of the 9th's solo mode
         room.options = {**room.options,
                         "solo_side": _other(str(room.options.get("solo_side") or "home"))}
 

@@ -15,7 +15,7 @@ from app.accounts.models import Account
 from app.context import ServerContext
 from app.db import utcnow
 from app.deps import Address, Ctx, CurrentAccount, Db
-from app.games.computer import computer_side
+from app.games.computer import seat_side
 from app.rooms import service
 from app.rooms.models import Room
 from app.rooms.presence import seat_connected
@@ -28,7 +28,7 @@ router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 def describe(room: Room) -> str:
     """Short notes the lobby shows with a room: what changes how the game is played."""
     notes = []
-    computer = computer_side(room.options)
+    computer = seat_side(room.computer)
     if computer is not None:
         notes.append(f"solo: the computer plays {computer}")
     if room.options.get("fast_play"):
@@ -60,7 +60,8 @@ async def room_out(ctx: ServerContext, db: AsyncSession, room: Room) -> RoomOut:
                     connected=seat_connected(s.last_seen_at, now, heartbeat))
             for s, name in rows.all()
         ],
-        computer_side=computer_side(room.options),
+        computer_side=seat_side(room.computer),
+        computer_level=(room.computer or {}).get("level"),
         rematch_offer=(room.rematch_offer or {}).get("side"),
         description=describe(room),
         created_at=room.created_at,

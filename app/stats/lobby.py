@@ -14,7 +14,7 @@ from sqlalchemy import select
 from app.accounts.models import Account
 from app.deps import Ctx, Db
 from app.errors import ApiError
-from app.games.computer import computer_side
+from app.games.computer import seat_side
 from app.games.models import Game
 from app.rooms.models import Room
 from app.rooms.views import lobby as lobby_rooms
@@ -65,7 +65,7 @@ def _preview(room: Room, seats: list[dict[str, Any]]) -> dict[str, Any]:
     for seat in seats:
         teams.setdefault(seat["side"], []).append(seat["account_id"])
     guests = {seat["account_id"] for seat in seats if seat["guest"]}
-    reason = rating_preview(teams, guests, computer_side(room.options))
+    reason = rating_preview(teams, guests, seat_side(room.computer))
     return {"rated": reason is None, "reason": reason, "pool": game_pool(room.kind, room.options)}
 
 

@@ -143,6 +143,16 @@ export function lobbyPage(app) {
     const data = new FormData(form);
     const body = { kind: kind.value, options: readOptions(form, kind.value), private: Boolean(data.get("private")) };
     if (data.get("side")) body.side = data.get("side");
+    const level = data.get("computer");
+    if (level) {  // the computer takes the other side (Bottom of the 9th: its solo mode)
+      const mine = body.side || "home";
+      if (body.kind === "bottom-of-the-9th") {
+        if (body.options.mode !== "solo") { body.options.mode = "solo"; body.options.solo_side = mine; }
+        body.computer = { level };
+      } else {
+        body.computer = { side: mine === "home" ? "away" : "home", level };
+      }
+    }
     const timers = {};
     if (data.get("response_seconds")) timers.response_seconds = Number(data.get("response_seconds"));
     if (data.get("roll_seconds")) timers.roll_seconds = Number(data.get("roll_seconds"));
@@ -167,6 +177,8 @@ export function lobbyPage(app) {
         field("opt-response", t("lobby.response"), h("input", { name: "response_seconds", type: "number", min: 1, max: 600, step: "any", placeholder: "20" })),
         field("opt-roll", t("lobby.roll"), h("input", { name: "roll_seconds", type: "number", min: 1, max: 600, step: "any", placeholder: "15" }))),
       field("create-side", t("lobby.side"), select("side", [["home", sideName("home")], ["away", sideName("away")], ["", t("side.spectator")]], "home")),
+      field("opt-computer", t("lobby.opponent"), select("computer", [["", t("lobby.opponent_person")],
+        ...["easy", "normal", "hard"].map((level) => [level, t("lobby.opponent_computer", { level: t(`lobby.level.${level}`) })])], "")),
       checkbox("opt-private", "private", t("lobby.private")),
       h("button", { type: "submit", id: "create-submit" }, t("lobby.submit")),
       formError)

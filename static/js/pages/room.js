@@ -188,7 +188,7 @@ export function roomPage(app, roomId) {
         seats[s].length ? seats[s].map((name) => h("span", { class: "seated" }, seatName(name), " ", ratingOf(name), " ",
           h("span", { class: presence[name] ? "presence on" : "presence", title: presence[name] ? t("room.connected") : t("room.away_from_table") },
             presence[name] ? "●" : "○"), h("span", { class: "sr-only" }, presence[name] ? t("room.connected") : t("room.away_from_table"))))
-          : room.computer_side === s ? h("span", { class: "player" }, t("room.computer")) : "—")),
+          : room.computer_side === s ? h("span", { class: "player" }, t("room.computer"), room.computer_level ? ` (${t(`lobby.level.${room.computer_level}`)})` : "") : "—")),
       h("div", { class: "row" }, joins,
         h("button", { type: "button", class: "secondary", id: "invite", onclick: copyInvite },
           mySeat ? t("room.invite_side", { side: sideName(mySeat.side) }) : t("room.invite"))));
