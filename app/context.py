@@ -41,9 +41,14 @@ class ServerContext:
     timer_wakeup: asyncio.Event = field(default_factory=asyncio.Event)
     timer_planned: datetime | None = None
     """When the timer runner means to look next; a sooner deadline wakes it."""
+    timer_soonest: datetime | None = None
+    """The soonest deadline this process's commits set since the runner's tick began (the
+    tick's own read may predate them)."""
 
     def wake_timers(self, deadline: datetime) -> None:
         """A commit set ``deadline``: wake the timer runner if it would otherwise sleep past it
         (most commits set deadlines seconds away and cost the runner nothing)."""
-        if self.timer_planned is None or deadline < self.timer_planned:
+        if self.timer_soonest is None or deadline < self.timer_soonest:
+            self.timer_soonest = deadline
+        if self.timer_planned is not None and deadline < self.timer_planned:
             self.timer_wakeup.set()
