@@ -24,7 +24,6 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -105,9 +104,9 @@ def ninth_say(
     for event in events:
         kind = event["type"]
         if kind == "reveal":
-            say.append("tut.ninth.reveal.mvp" if event.get("mvp") else
-                       "tut.ninth.reveal.read" if event.get("direction_read") or event.get("location_read")
-                       else "tut.ninth.reveal.none")
+            read = event.get("direction_read") or event.get("location_read")
+            mood = "mvp" if event.get("mvp") else "read" if read else "none"
+            say.append(f"tut.ninth.reveal.{mood}")
         elif kind == "pitch_roll":
             values["control"] = event["control"]
             values["pitch"] = event["pitch"]
@@ -203,7 +202,8 @@ def text(tutorial: JSON) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only compare with the committed files")
+    parser.add_argument("--check", action="store_true",
+                        help="only compare with the committed files")
     args = parser.parse_args(argv)
     stale = []
     for kind in TUTORIALS:
@@ -216,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
             OUT.mkdir(parents=True, exist_ok=True)
             path.write_text(fresh, encoding="utf-8")
     for path in stale:
-        print(f"{path.relative_to(ROOT)} is out of date: run scripts/build_tutorials.py", file=sys.stderr)
+        print(f"{path.relative_to(ROOT)} is out of date: run scripts/build_tutorials.py",
+              file=sys.stderr)
     return 1 if stale else 0
 
 
