@@ -5,6 +5,7 @@ the Korean pages outside codes."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,11 @@ def test_the_tutorial_runs_to_its_end_on_a_phone(open_page: Any, game: str, loca
         if korean:
             found = english_in_korean(page)
             assert found == [], (index, found)
+            pitched = page.locator("#tutorial-say [data-say='tut.ninth.pitched']")
+            if pitched.count():
+                # The particle follows the pitch face's words as read ("코너를", "볼을").
+                said = pitched.inner_text()
+                assert re.search(r"(코너를|볼을|스트라이크를) 던졌습니다", said), said
         if step["expect"] is None:
             break
         button = page.locator("#table button.expected")

@@ -5,7 +5,7 @@
 // drawn with the same table renderers as a real room. Only the expected move goes on.
 import { clear, h } from "../dom.js";
 import { describe } from "../errors.js";
-import { sideName, t, tn } from "../i18n.js";
+import { pick, sideName, t, tn } from "../i18n.js";
 import { bobTerm, loadCatalogue, ninthCode } from "../catalogue.js";
 import { GAMES, gameName } from "../games.js";
 import { bobEventText, renderBob } from "../tables/bob.js";
@@ -91,9 +91,12 @@ export function tutorialPage(app, game) {
   function sayValue(name, value) {
     if (kind() === "base-on-board") {
       if (name === "card") return h("span", { class: "tut-code" }, bobTerm(cat, value, "card", { named: true }));
-      if (name === "face") return h("span", { class: "tut-code", translate: "no" }, String(value));
+      if (name === "face") return h("span", { class: "tut-code" }, bobTerm(cat, value, "pitch"));
     } else if (name === "pitch") {
-      return h("span", { class: "tut-code" }, ninthCode(cat, value, "pitch_faces"));
+      // The face and its short words ("C corner"): a particle after it follows the words, as
+      // read, not the tip's hidden rule text.
+      const words = pick(cat?.pitch_faces?.[value]).split(":")[0];
+      return h("span", { class: "tut-code named" }, ninthCode(cat, value, "pitch_faces"), words ? ` ${words}` : "");
     }
     return String(value);
   }
