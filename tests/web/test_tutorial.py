@@ -92,3 +92,16 @@ def test_the_lobby_and_the_rules_lead_to_the_tutorials(open_page: Any) -> None:
     page.goto("/tutorial")
     page.wait_for_selector("#tutorial-list a")
     assert english_in_korean(page) == []
+
+
+def test_the_tutorial_goes_on_from_the_keyboard(open_page: Any) -> None:
+    page = open_page("keys")
+    page.goto("/tutorial/bottom-of-the-9th")
+    at_step(page, 0)
+    page.locator("#table button.expected").focus()
+    for index in range(1, 4):
+        page.keyboard.press("Enter")
+        at_step(page, index)
+        # Focus lands on the next move to make: Enter, Enter, Enter walks the lesson.
+        assert page.evaluate("document.activeElement.classList.contains('expected')"), index
+    assert "(the move to make)" in page.inner_text("#table button.expected")
