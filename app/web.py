@@ -47,12 +47,19 @@ def _shell() -> HTMLResponse:
 @router.get("/signin", include_in_schema=False)
 @router.get("/leaderboard", include_in_schema=False)
 @router.get("/rules", include_in_schema=False)
+@router.get("/tutorial", include_in_schema=False)
 async def page() -> HTMLResponse:
     return _shell()
 
 
 @router.get("/rules/{game}", include_in_schema=False)
 async def rules_shell(game: str) -> HTMLResponse:
+    return _shell()
+
+
+@router.get("/tutorial/{game}", include_in_schema=False)
+async def tutorial_shell(game: str) -> HTMLResponse:
+    """The interactive tutorial (static/js/pages/tutorial.js on static/tutorials/<game>.json)."""
     return _shell()
 
 

@@ -6,21 +6,24 @@
 // The shell is fetched from the network first and the stored copy is used only when the
 // network fails, so a new version of the site is seen on the next load; the fonts never
 // change and are taken from the store first.
-const CACHE = "shell-v1";
+const CACHE = "shell-v2";
 const FONTS = ["/static/fonts/noto-sans-kr-regular.woff2", "/static/fonts/noto-sans-kr-bold.woff2"];
 const SHELL = [
   "/", "/manifest.webmanifest", "/static/css/app.css",
   "/static/icons/favicon.svg", "/static/icons/favicon-move.svg", "/static/icons/icon-192.png",
   "/static/i18n/en.json", "/static/i18n/ko.json",
   "/static/js/main.js", "/static/js/api.js", "/static/js/account.js", "/static/js/attention.js",
-  "/static/js/catalogue.js", "/static/js/charts.js", "/static/js/dom.js", "/static/js/errors.js",
+  "/static/js/catalogue.js", "/static/js/charts.js", "/static/js/chatter.js", "/static/js/dom.js",
+  "/static/js/errors.js",
   "/static/js/fairness.js", "/static/js/games.js", "/static/js/i18n.js", "/static/js/korean.js",
   "/static/js/morph.js", "/static/js/nav.js", "/static/js/scroll.js", "/static/js/socket.js",
   "/static/js/sound.js", "/static/js/timeouts.js",
   "/static/js/pages/game.js", "/static/js/pages/leaderboard.js", "/static/js/pages/lobby.js",
   "/static/js/pages/player.js", "/static/js/pages/room.js", "/static/js/pages/rules.js",
   "/static/js/pages/signin.js",
+  "/static/js/pages/tutorial.js",
   "/static/js/tables/bob.js", "/static/js/tables/common.js", "/static/js/tables/ninth.js",
+  "/static/tutorials/base-on-board.json", "/static/tutorials/bottom-of-the-9th.json",
 ];
 
 self.addEventListener("install", (event) => {

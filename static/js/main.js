@@ -12,12 +12,14 @@ import { leaderboardPage } from "./pages/leaderboard.js";
 import { playerPage } from "./pages/player.js";
 import { gamePage } from "./pages/game.js";
 import { rulesIndexPage, rulesPage } from "./pages/rules.js";
+import { tutorialIndexPage, tutorialPage } from "./pages/tutorial.js";
 
 const ROUTES = [
   [/^\/$/, lobbyPage], [/^\/lobby$/, lobbyPage], [/^\/signin$/, signinPage],
   [/^\/leaderboard$/, leaderboardPage], [/^\/rooms\/([^/]+)$/, roomPage],
   [/^\/players\/([^/]+)$/, playerPage], [/^\/games\/([^/]+)$/, gamePage],
   [/^\/rules$/, rulesIndexPage], [/^\/rules\/([^/]+)$/, rulesPage],
+  [/^\/tutorial$/, tutorialIndexPage], [/^\/tutorial\/([^/]+)$/, tutorialPage],
 ];
 
 let teardown = null;

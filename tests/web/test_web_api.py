@@ -15,7 +15,8 @@ from tests.web.conftest import WebServer
 
 def test_every_page_is_the_shell_and_assets_are_served(web_server: WebServer) -> None:
     with httpx.Client(base_url=web_server.url) as http:
-        for path in ("/", "/signin", "/leaderboard", "/rooms/x", "/players/x", "/games/x"):
+        for path in ("/", "/signin", "/leaderboard", "/rooms/x", "/players/x", "/games/x",
+                     "/tutorial", "/tutorial/base-on-board"):
             page = http.get(path)
             assert page.status_code == 200
             assert '<script type="module" src="/static/js/main.js">' in page.text

@@ -258,14 +258,21 @@ export function lobbyPage(app) {
   }
 
   const quick = me ? playNow() : null;
+  const learn = h("section", { class: "card", id: "learn", "aria-labelledby": "learn-title" },
+    h("h2", { id: "learn-title" }, t("tut.lobby_title")),
+    h("p", { class: "hint" }, t("tut.lobby_hint")),
+    h("div", { class: "row" }, GAMES.map((game) => h("a", { href: `/tutorial/${game}`, "data-link": true, class: "button small secondary",
+      "data-tutorial": game }, t("tut.title", { game: gameName(game) })))));
+  // (a visitor has no Play now card: native append would write a null as the text "null")
   app.append(h("h1", {}, t("lobby.title")),
-    quick ? quick.card : null,
+    ...(quick ? [quick.card] : []),
     h("div", { class: "columns" }, createForm,
       h("section", { class: "card", "aria-labelledby": "rooms-title" },
         h("div", { class: "row spread" }, h("h2", { id: "rooms-title" }, t("lobby.rooms")),
           h("button", { type: "button", class: "small secondary", onclick: refresh }, t("lobby.refresh"))),
         h("div", { class: "field" }, h("label", { for: "lobby-kind" }, t("lobby.filter")), filter),
-        list)));
+        list)),
+    learn);
   refresh();
   const timer = setInterval(refresh, 5000);
   return { stop: () => { clearInterval(timer); quick?.stop(); } };

@@ -10,13 +10,15 @@ export function rulesIndexPage(app) {
   app.append(h("h1", {}, t("rules.title")),
     h("ul", { class: "rules-list", id: "rules-list" }, GAMES.map((game) => h("li", { class: "card", "data-game": game },
       h("h2", {}, h("a", { href: `/rules/${game}`, "data-link": true }, gameName(game))),
-      h("p", {}, t(`rules.blurb.${game}`))))));
+      h("p", {}, t(`rules.blurb.${game}`)),
+      h("p", {}, h("a", { href: `/tutorial/${game}`, "data-link": true, class: "tut-link" }, t("tut.link")))))));
   return null;
 }
 
 export function rulesPage(app, game) {
   const box = h("article", { class: "rules", id: "rules", "aria-busy": "true" }, t("common.loading"));
-  app.append(h("p", {}, h("a", { href: "/rules", "data-link": true }, `← ${t("rules.title")}`)), box);
+  app.append(h("p", { class: "row spread" }, h("a", { href: "/rules", "data-link": true }, `← ${t("rules.title")}`),
+    h("a", { href: `/tutorial/${encodeURIComponent(game)}`, "data-link": true, class: "button small", id: "rules-tutorial" }, t("tut.link"))), box);
   get(`/api/rules/${encodeURIComponent(game)}?lang=${lang()}`)
     .then((page) => {
       // The server's HTML: rendered from the project's own documents with every text escaped.
