@@ -39,6 +39,7 @@ from bench import server as ours  # noqa: E402
 from bench.serving import (  # noqa: E402
     RssSampler,
     free_port,
+    machine_cpu,
     merge,
     per,
     process_cpu,
@@ -63,6 +64,7 @@ def run_bare(args: argparse.Namespace, games: int) -> dict[str, Any]:
     with bare_served(port) as (base, server):
         rss_before = process_rss_kb(server.pid)
         cpu_before = process_cpu(server.pid)
+        machine_before = machine_cpu()
         started = time.perf_counter()
         commands, seed = [], 1
         for index, count in enumerate(split(games, args.bot_processes)):
@@ -78,6 +80,7 @@ def run_bare(args: argparse.Namespace, games: int) -> dict[str, Any]:
             summaries, samples_list = run_load_processes(commands)
         seconds = time.perf_counter() - started
         cpu_after = process_cpu(server.pid)
+        machine_after = machine_cpu()
     merged = merge(summaries, samples_list)
     cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
     window = steady_window(samples_list)
@@ -93,6 +96,8 @@ def run_bare(args: argparse.Namespace, games: int) -> dict[str, Any]:
         "rss_kb_per_live_game": (per(rss_steady - rss_before, games, digits=1)
                                  if rss_steady is not None and rss_before else None),
         "frames_received": frames, "frames_per_command": per(frames, merged["commands"]),
+        "machine_cpu_busy": per(machine_after[0] - machine_before[0],
+                                machine_after[1] - machine_before[1], digits=3),
         "failures": [f for s in summaries for f in s.get("failures", [])],
     }
 
@@ -182,7 +187,9 @@ def table(results: list[dict[str, Any]], games: list[int], memory: dict[str, flo
         ("KiB / live game", ("rss_kb_per_live_game",), ("rss_kb_per_live_game",)),
         ("frames / command", ("frames_per_applied",), ("frames_per_command",)),
         ("frames / bot command", ("frames_per_command",), ("frames_per_command",)),
-        ("commands/s (bots)", ("commands_per_second",), ("commands_per_second",)),
+        ("machine busy (both cores)", ("machine_cpu_busy",), ("machine_cpu_busy",)),
+        ("steady commands/s (bots)", ("steady", "commands_per_second"),
+         ("steady", "commands_per_second")),
     ]
     lines = ["| games | figure | ours | bare | ours / bare |", "| --- | --- | --- | --- | --- |"]
     for n in games:
@@ -219,14 +226,24 @@ def main() -> int:
     parser.add_argument("--idle-sockets", type=int, default=1000,
                         help="idle spectator sockets for the memory figure (0: skip it)")
     parser.add_argument("--out", type=Path, help="every run's JSON, one a line")
+    parser.add_argument("--table", type=Path, metavar="FILE",
+                        help="run nothing: print the table of the runs in FILE (an --out)")
     args = parser.parse_args()
     games = [int(n) for n in args.games.split(",")]
+    if args.table:
+        lines = [json.loads(line) for line in args.table.read_text().splitlines() if line]
+        memory = next((r for r in lines if "server" not in r), {})
+        print(table([r for r in lines if "server" in r], games, memory))
+        return 0
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the children inherit it
 
     memory = idle_memory(args) if args.idle_sockets else {}
     if memory:
         print(json.dumps(memory), file=sys.stderr, flush=True)
+        if args.out:
+            with args.out.open("a") as out:
+                out.write(json.dumps(memory) + "\n")
     results: list[dict[str, Any]] = []
     for round_ in range(args.rounds):
         for n in games:
