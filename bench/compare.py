@@ -232,7 +232,7 @@ def main() -> int:
     games = [int(n) for n in args.games.split(",")]
     if args.table:
         lines = [json.loads(line) for line in args.table.read_text().splitlines() if line]
-        memory = next((r for r in lines if "server" not in r), {})
+        memory: dict[str, float] = next((r for r in lines if "server" not in r), {})
         print(table([r for r in lines if "server" in r], games, memory))
         return 0
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
