@@ -13,7 +13,9 @@ the last table's start to the first table's end), the latency from a command's s
 spectator's receipt of its first event (p50 / p99 / p99.9 / max, merged over every bot
 process), and where the CPU went: the server process's CPU time per command (utime + stime
 from ``/proc/<pid>/stat``; also as a share of one core over the run), all PostgreSQL processes'
-CPU, the bot processes' CPU, and the machine's busy share.
+CPU, the bot processes' CPU, and the machine's busy share; and the server's RSS before the load
+and over the steady part. With ``--count-frames`` the bots run under ``bench/counted_bots.py``,
+which counts the WebSocket frames their sockets receive.
 
     .venv/bin/python bench/server.py --games 200 --spectators 3 --database postgres
 """
@@ -24,10 +26,7 @@ import argparse
 import asyncio
 import json
 import os
-import resource
 import secrets
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -39,51 +38,25 @@ from sqlalchemy import text
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.bots.run import percentile  # noqa: E402
 from app.cli import parse_think_ms  # noqa: E402
 from app.db import Database  # noqa: E402
 from app.migrate import upgrade_to_head  # noqa: E402
-from bench.serving import ADMIN, admin, served_process  # noqa: E402
-
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def process_cpu(pid: int) -> float | None:
-    """CPU seconds (user + system) a process has used so far, from ``/proc/<pid>/stat``."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) ": state is fields[0]
-    return (int(fields[11]) + int(fields[12])) / TICK
-
-
-def postgres_cpu() -> float:
-    """CPU seconds used so far by every process named ``postgres`` on this machine (backends
-    that exit in between are missed; other databases' work on the same server is counted)."""
-    total = 0.0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if (entry / "comm").read_text().strip() != "postgres":
-                continue
-        except OSError:
-            continue
-        total += process_cpu(int(entry.name)) or 0.0
-    return total
-
-
-def machine_cpu() -> tuple[int, int]:
-    """(busy, total) jiffies over all CPUs, from ``/proc/stat``."""
-    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
-    idle = values[3] + values[4]  # idle + iowait
-    return sum(values) - idle, sum(values)
-
-
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+from bench.serving import (  # noqa: E402
+    ADMIN,
+    RssSampler,
+    admin,
+    children_cpu,
+    machine_cpu,
+    merge,
+    per,
+    postgres_cpu,
+    process_cpu,
+    process_rss_kb,
+    run_load_processes,
+    served_process,
+    split,
+    steady_window,
+)
 
 
 async def applied_commands(url: str) -> dict[str, int]:
@@ -101,87 +74,123 @@ async def applied_commands(url: str) -> dict[str, int]:
         await database.dispose()
 
 
-def split(games: int, processes: int) -> list[int]:
-    """``games`` split as evenly as possible over ``processes`` (none empty)."""
-    processes = max(1, min(processes, games))
-    return [games // processes + (1 if i < games % processes else 0) for i in range(processes)]
-
-
 def run_bot_processes(base: str, args: argparse.Namespace, directory: Path
                       ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Starts the `bob bots` processes, waits for them; returns their summaries and samples."""
-    running = []
+    """Starts the `bob bots` processes, waits for them; returns their summaries and samples
+    (with ``args.count_frames``, each summary holds ``frames``: the frames its sockets got)."""
+    commands = []
     seed = 1
     for index, games in enumerate(split(args.games, args.bot_processes)):
         samples = directory / f"samples-{index}.json"
-        command = [
-            sys.executable, "-m", "app.cli", "bots", "--url", base, "--game", args.game,
+        launcher = ([str(ROOT / "bench" / "counted_bots.py"), "--frames", f"{samples}.frames"]
+                    if args.count_frames else ["-m", "app.cli"])
+        commands.append(([
+            sys.executable, *launcher, "bots", "--url", base, "--game", args.game,
             "--games", str(games), "--spectators", str(args.spectators),
             "--concurrency", str(games), "--seed", str(seed), "--options", args.options,
             "--think-ms", args.think_ms, "--ramp", str(args.ramp),
             "--timeout", str(args.timeout), "--json", "--samples", str(samples),
-        ]
+        ], samples))
         seed += games  # table seeds 1..games over all processes, as in one process
-        running.append((subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE), samples))
-    summaries, samples_list = [], []
-    for process, samples in running:
-        out, _ = process.communicate()
-        try:
-            summaries.append(json.loads(out))
-            samples_list.append(json.loads(samples.read_text()))
-        except (ValueError, OSError) as exc:
-            summaries.append({"failures": [f"bot process {process.pid} exited "
-                                           f"{process.returncode} without results: {exc}"],
-                              "finished": 0, "commands": 0})
+    summaries, samples_list = run_load_processes(commands)
+    if args.count_frames:
+        for summary, (_, samples) in zip(summaries, commands, strict=True):
+            frames = Path(f"{samples}.frames")
+            summary["frames"] = int(frames.read_text()) if frames.exists() else None
     return summaries, samples_list
 
 
-def latency_summary(values: list[float]) -> dict[str, Any]:
-    def rounded(value: float | None) -> float | None:
-        return None if value is None else round(value, 2)
-
-    return {
-        "p50": rounded(percentile(values, 0.50)), "p99": rounded(percentile(values, 0.99)),
-        "p99.9": rounded(percentile(values, 0.999)), "max": rounded(max(values, default=None)),
-        "mean": rounded(statistics.fmean(values)) if values else None, "samples": len(values),
-    }
+def fresh_database() -> tuple[str, str]:
+    """A new, migrated PostgreSQL database: its name and its SQLAlchemy URL."""
+    name = f"bob_bench_{secrets.token_hex(4)}"
+    asyncio.run(admin(f'CREATE DATABASE "{name}"'))
+    url = ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://") + "/" + name
+    upgrade_to_head(url)
+    return name, url
 
 
-def merge(summaries: list[dict[str, Any]], samples: list[dict[str, Any]]) -> dict[str, Any]:
-    """One result from every bot process: latency over all samples, commands/s over the whole
-    run and over the steady part (every table started, none finished yet)."""
-    latencies = [ms for s in samples for ms in s["latency_samples_ms"]]
-    sent = [t for s in samples for t in s["latency_sent_at"]]
-    times = sorted(t for s in samples for t in s["command_times"])
-    tables = [span for s in samples for span in s["tables"]]
-    commands = sum(s.get("commands", 0) for s in summaries)
-    span = times[-1] - times[0] if len(times) > 1 else 0.0
-    result: dict[str, Any] = {
-        "finished": sum(s.get("finished", 0) for s in summaries),
-        "commands": commands,
-        "commands_per_second": round(len(times) / span, 1) if span else None,
-        "latency_ms": latency_summary(latencies),
-        "steady": None,
-    }
-    if tables and times:
-        start = max(a for a, _ in tables)
-        end = min(b for _, b in tables)
-        if end - start >= 1.0:
-            in_window = sum(1 for t in times if start <= t <= end)
-            result["steady"] = {
-                # seconds after the first table started
-                "from_s": round(start - min(a for a, _ in tables), 2),
-                "seconds": round(end - start, 2),
-                "commands": in_window,
-                "commands_per_second": round(in_window / (end - start), 1),
-                "latency_ms": latency_summary(
-                    [ms for ms, t in zip(latencies, sent, strict=True) if start <= t <= end]
-                ),
-            }
-    return result
+def drop_database(name: str) -> None:
+    asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
-def main() -> int:
+def run(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
+    """One benchmark run on a fresh database; returns the result and the exit status."""
+    think = parse_think_ms(args.think_ms)  # fails here rather than in every bot process
+    directory = Path(tempfile.mkdtemp(prefix="bob_bench_"))
+    name = None
+    if args.database == "postgres":
+        name, url = fresh_database()
+    else:
+        url = f"sqlite+aiosqlite:///{directory}/bench.sqlite3"
+        upgrade_to_head(url)
+    log = directory / "server.log"
+    try:
+        with served_process(url, log=log, WS_RATE_PER_SECOND="50",
+                            WS_RATE_BURST="50") as (base, server):
+            rss_before = process_rss_kb(server.pid)
+            server_before = process_cpu(server.pid)
+            postgres_before = postgres_cpu()
+            machine_before = machine_cpu()
+            bots_before = children_cpu()
+            started = time.perf_counter()
+            with RssSampler(server.pid) as rss:
+                summaries, samples = run_bot_processes(base, args, directory)
+            seconds = time.perf_counter() - started
+            bots_cpu = children_cpu() - bots_before
+            machine_after = machine_cpu()
+            postgres_after = postgres_cpu()
+            server_after = process_cpu(server.pid)
+            server_alive = server.poll() is None
+        merged = merge(summaries, samples)
+        commands = merged["commands"]
+        applied = asyncio.run(applied_commands(url))
+        applied_total = sum(applied.values())
+        server_cpu = (None if server_before is None or server_after is None
+                      else server_after - server_before)
+        postgres = postgres_after - postgres_before if args.database == "postgres" else None
+        busy = machine_after[0] - machine_before[0]
+        total = machine_after[1] - machine_before[1]
+        window = steady_window(samples)
+        rss_steady = rss.median_between(*window) if window else None
+        frames = [s["frames"] for s in summaries if s.get("frames") is not None]
+        frames_total = sum(frames) if len(frames) == len(summaries) else None
+        failures = [f for s in summaries for f in s.get("failures", [])]
+        if not server_alive:
+            failures.append("bob serve exited during the run")
+        result: dict[str, Any] = {
+            "server": "ours", "game": args.game, "games": args.games,
+            "spectators_per_game": args.spectators,
+            "database": args.database, "cpus": os.cpu_count(),
+            "bot_processes": len(summaries),
+            "think_ms": [round(t * 1000, 3) for t in think], "ramp_seconds": args.ramp,
+            "seconds": round(seconds, 2), **merged,
+            "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 2),
+            "server_cpu_ms_per_command": per(server_cpu, commands, 1000),
+            "applied": applied,
+            "server_cpu_ms_per_applied": per(server_cpu, applied_total, 1000),
+            "server_cpu_share": per(server_cpu, seconds, digits=3),
+            "postgres_cpu_seconds": None if postgres is None else round(postgres, 2),
+            "postgres_cpu_ms_per_command": per(postgres, commands, 1000),
+            "bots_cpu_seconds": round(bots_cpu, 2),
+            "machine_cpu_busy": per(busy, total, digits=3),
+            "rss_kb_before": rss_before, "rss_kb_steady": rss_steady,
+            "rss_kb_per_live_game": (per(rss_steady - rss_before, args.games, digits=1)
+                                     if rss_steady is not None and rss_before else None),
+            "frames_received": frames_total,
+            "frames_per_applied": per(frames_total, applied_total),
+            "frames_per_command": per(frames_total, commands),
+            "failures": failures,
+        }
+        if failures:
+            tail = log.read_text(errors="replace")[-4000:] if log.exists() else ""
+            print(f"--- last lines of the server's log ({log}):\n{tail}", file=sys.stderr)
+        return result, 0 if not failures and merged["finished"] == args.games else 1
+    finally:
+        if name is not None:
+            drop_database(name)
+
+
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -198,74 +207,15 @@ def main() -> int:
                         help="the tables' starts spread evenly over this many seconds")
     parser.add_argument("--timeout", type=float, default=1800.0, metavar="SECONDS",
                         help="per game, before it counts as failed")
-    args = parser.parse_args()
-    think = parse_think_ms(args.think_ms)  # fails here rather than in every bot process
+    parser.add_argument("--count-frames", action="store_true",
+                        help="count the WebSocket frames the bots' sockets receive")
+    return parser
 
-    name = f"bob_bench_{secrets.token_hex(4)}"
-    directory = Path(tempfile.mkdtemp(prefix="bob_bench_"))
-    if args.database == "postgres":
-        asyncio.run(admin(f'CREATE DATABASE "{name}"'))
-        url = ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://") + "/" + name
-    else:
-        url = f"sqlite+aiosqlite:///{directory}/bench.sqlite3"
-    log = directory / "server.log"
-    try:
-        upgrade_to_head(url)
-        with served_process(url, log=log, WS_RATE_PER_SECOND="50",
-                            WS_RATE_BURST="50") as (base, server):
-            server_before = process_cpu(server.pid)
-            postgres_before = postgres_cpu()
-            machine_before = machine_cpu()
-            bots_before = children_cpu()
-            started = time.perf_counter()
-            summaries, samples = run_bot_processes(base, args, directory)
-            seconds = time.perf_counter() - started
-            bots_cpu = children_cpu() - bots_before
-            machine_after = machine_cpu()
-            postgres_after = postgres_cpu()
-            server_after = process_cpu(server.pid)
-            server_alive = server.poll() is None
-        merged = merge(summaries, samples)
-        commands = merged["commands"]
-        applied = asyncio.run(applied_commands(url))
-        applied_total = sum(applied.values())
-        server_cpu = (None if server_before is None or server_after is None
-                      else server_after - server_before)
-        postgres = postgres_after - postgres_before if args.database == "postgres" else None
-        busy = machine_after[0] - machine_before[0]
-        total = machine_after[1] - machine_before[1]
-        failures = [f for s in summaries for f in s.get("failures", [])]
-        if not server_alive:
-            failures.append("bob serve exited during the run")
-        result: dict[str, Any] = {
-            "game": args.game, "games": args.games, "spectators_per_game": args.spectators,
-            "database": args.database, "cpus": os.cpu_count(),
-            "bot_processes": len(summaries),
-            "think_ms": [round(t * 1000, 3) for t in think], "ramp_seconds": args.ramp,
-            "seconds": round(seconds, 2), **merged,
-            "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 2),
-            "server_cpu_ms_per_command": (round(server_cpu * 1000 / commands, 2)
-                                          if server_cpu is not None and commands else None),
-            "applied": applied,
-            "server_cpu_ms_per_applied": (round(server_cpu * 1000 / applied_total, 2)
-                                          if server_cpu is not None and applied_total else None),
-            "server_cpu_share": (round(server_cpu / seconds, 3)
-                                 if server_cpu is not None and seconds else None),
-            "postgres_cpu_seconds": None if postgres is None else round(postgres, 2),
-            "postgres_cpu_ms_per_command": (round(postgres * 1000 / commands, 2)
-                                            if postgres is not None and commands else None),
-            "bots_cpu_seconds": round(bots_cpu, 2),
-            "machine_cpu_busy": round(busy / total, 3) if total else None,
-            "failures": failures,
-        }
-        print(json.dumps(result))
-        if failures:
-            tail = log.read_text(errors="replace")[-4000:] if log.exists() else ""
-            print(f"--- last lines of the server's log ({log}):\n{tail}", file=sys.stderr)
-        return 0 if not failures and merged["finished"] == args.games else 1
-    finally:
-        if args.database == "postgres":
-            asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+def main() -> int:
+    result, status = run(parser().parse_args())
+    print(json.dumps(result))
+    return status
 
 
 if __name__ == "__main__":

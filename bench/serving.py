@@ -1,4 +1,5 @@
-"""What the server benchmarks share: the admin PostgreSQL connection and a `bob serve` process.
+"""What the server benchmarks share: the admin PostgreSQL connection, a server process on a free
+loopback port, load-client processes, the readings from ``/proc`` and the merge of samples.
 
 The server runs as its own process on a free loopback port, so the benchmark's clients do not
 share its event loop; it is ready once ``/healthz`` answers and is stopped on the way out.
@@ -6,19 +7,28 @@ share its event loop; it is ready once ``/healthz`` answers and is stopped on th
 
 from __future__ import annotations
 
+import json
 import os
+import resource
 import socket
+import statistics
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.bots.run import percentile  # noqa: E402
+
 ADMIN = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 LOAD_LIMITS = {
     f"LIMIT_{rule}": "1000000/minute"
@@ -26,6 +36,7 @@ LOAD_LIMITS = {
                  "ROOMS_ADDRESS")
 }
 """Every benchmark client is 127.0.0.1: the per-address throttles would stop the load."""
+TICK = os.sysconf("SC_CLK_TCK")
 
 
 async def admin(sql: str) -> None:
@@ -44,17 +55,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def served_process(
-    database_url: str, log: Path | None = None, **environment: str
+def server_process(
+    command: list[str], port: int, log: Path | None = None, env: dict[str, str] | None = None
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``bob serve`` on ``database_url``; yields its base URL and its process once it answers
-    ``/healthz`` (the process, to read its CPU time from ``/proc``). Its output goes to ``log``
-    when given, otherwise nowhere."""
-    port = free_port()
-    env = {**os.environ, **LOAD_LIMITS, "DATABASE_URL": database_url, **environment}
+    """Runs ``command`` (a server listening on 127.0.0.1:``port``); yields its base URL and its
+    process once it answers ``/healthz``, and stops it on the way out. Its output goes to
+    ``log`` when given, otherwise nowhere."""
     out = open(log, "wb") if log is not None else None  # noqa: SIM115 (closed below)
     server = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
+        command, cwd=ROOT, env=env,
         stdout=out or subprocess.DEVNULL, stderr=subprocess.STDOUT if out else subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
@@ -66,7 +75,7 @@ def served_process(
                 break
             except OSError:
                 if time.monotonic() > deadline or server.poll() is not None:
-                    raise RuntimeError("bob serve did not come up") from None
+                    raise RuntimeError(f"{command} did not come up") from None
                 time.sleep(0.1)
         yield base, server
     finally:
@@ -77,7 +86,182 @@ def served_process(
 
 
 @contextmanager
+def served_process(
+    database_url: str, log: Path | None = None, **environment: str
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``bob serve`` on ``database_url``; yields its base URL and its process once it answers
+    ``/healthz`` (the process, to read its CPU time from ``/proc``)."""
+    port = free_port()
+    env = {**os.environ, **LOAD_LIMITS, "DATABASE_URL": database_url, **environment}
+    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
+    with server_process(command, port, log, env) as served:
+        yield served
+
+
+@contextmanager
 def served(database_url: str, **environment: str) -> Iterator[str]:
     """``bob serve`` on ``database_url``; yields its base URL once it answers ``/healthz``."""
     with served_process(database_url, None, **environment) as (base, _):
         yield base
+
+
+def process_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) a process has used so far, from ``/proc/<pid>/stat``."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) ": state is fields[0]
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def process_rss_kb(pid: int) -> int | None:
+    """A process's resident set size in KiB (``VmRSS`` in ``/proc/<pid>/status``)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+class RssSampler:
+    """Samples a process's RSS every ``interval`` seconds in a thread: (wall-clock time, KiB)."""
+
+    def __init__(self, pid: int, interval: float = 0.5) -> None:
+        self.pid, self.interval = pid, interval
+        self.samples: list[tuple[float, int]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            rss = process_rss_kb(self.pid)
+            if rss is not None:
+                self.samples.append((time.time(), rss))
+            self._stop.wait(self.interval)
+
+    def __enter__(self) -> RssSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def median_between(self, start: float, end: float) -> float | None:
+        inside = [kb for t, kb in self.samples if start <= t <= end]
+        return statistics.median(inside) if inside else None
+
+
+def postgres_cpu() -> float:
+    """CPU seconds used so far by every process named ``postgres`` on this machine (backends
+    that exit in between are missed; other databases' work on the same server is counted)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if (entry / "comm").read_text().strip() != "postgres":
+                continue
+        except OSError:
+            continue
+        total += process_cpu(int(entry.name)) or 0.0
+    return total
+
+
+def machine_cpu() -> tuple[int, int]:
+    """(busy, total) jiffies over all CPUs, from ``/proc/stat``."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = values[3] + values[4]  # idle + iowait
+    return sum(values) - idle, sum(values)
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def split(games: int, processes: int) -> list[int]:
+    """``games`` split as evenly as possible over ``processes`` (none empty)."""
+    processes = max(1, min(processes, games))
+    return [games // processes + (1 if i < games % processes else 0) for i in range(processes)]
+
+
+def run_load_processes(commands: list[tuple[list[str], Path]]
+                       ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Starts the load clients (each a command that prints one JSON summary line and writes its
+    raw samples to its path), waits for them; returns their summaries and samples."""
+    running = [(subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE), samples)
+               for command, samples in commands]
+    summaries, samples_list = [], []
+    for process, samples in running:
+        out, _ = process.communicate()
+        try:
+            summaries.append(json.loads(out))
+            samples_list.append(json.loads(samples.read_text()))
+        except (ValueError, OSError) as exc:
+            summaries.append({"failures": [f"load process {process.pid} exited "
+                                           f"{process.returncode} without results: {exc}"],
+                              "finished": 0, "commands": 0})
+    return summaries, samples_list
+
+
+def per(total: float | None, count: int | float | None, scale: float = 1.0,
+        digits: int = 2) -> float | None:
+    """``total * scale / count``, rounded, or None when either is missing or zero."""
+    return round(total * scale / count, digits) if total is not None and count else None
+
+
+def latency_summary(values: list[float]) -> dict[str, Any]:
+    def rounded(value: float | None) -> float | None:
+        return None if value is None else round(value, 2)
+
+    return {
+        "p50": rounded(percentile(values, 0.50)), "p99": rounded(percentile(values, 0.99)),
+        "p99.9": rounded(percentile(values, 0.999)), "max": rounded(max(values, default=None)),
+        "mean": rounded(statistics.fmean(values)) if values else None, "samples": len(values),
+    }
+
+
+def steady_window(samples: list[dict[str, Any]]) -> tuple[float, float] | None:
+    """Wall-clock (start, end) of the steady part: from the last table's start to the first
+    table's end (every table live), if it lasts a second or more."""
+    tables = [span for s in samples for span in s["tables"]]
+    if not tables:
+        return None
+    start, end = max(a for a, _ in tables), min(b for _, b in tables)
+    return (start, end) if end - start >= 1.0 else None
+
+
+def merge(summaries: list[dict[str, Any]], samples: list[dict[str, Any]]) -> dict[str, Any]:
+    """One result from every load process: latency over all samples, commands/s over the whole
+    run and over the steady part (every table started, none finished yet)."""
+    latencies = [ms for s in samples for ms in s["latency_samples_ms"]]
+    sent = [t for s in samples for t in s["latency_sent_at"]]
+    times = sorted(t for s in samples for t in s["command_times"])
+    commands = sum(s.get("commands", 0) for s in summaries)
+    span = times[-1] - times[0] if len(times) > 1 else 0.0
+    result: dict[str, Any] = {
+        "finished": sum(s.get("finished", 0) for s in summaries),
+        "commands": commands,
+        "commands_per_second": round(len(times) / span, 1) if span else None,
+        "latency_ms": latency_summary(latencies),
+        "steady": None,
+    }
+    window = steady_window(samples)
+    if window and times:
+        start, end = window
+        in_window = sum(1 for t in times if start <= t <= end)
+        result["steady"] = {
+            # seconds after the first table started
+            "from_s": round(start - min(a for s in samples for a, _ in s["tables"]), 2),
+            "seconds": round(end - start, 2),
+            "commands": in_window,
+            "commands_per_second": round(in_window / (end - start), 1),
+            "latency_ms": latency_summary(
+                [ms for ms, t in zip(latencies, sent, strict=True) if start <= t <= end]
+            ),
+        }
+    return result
