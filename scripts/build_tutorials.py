@@ -29,9 +29,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from app.engines.bottom_of_the_ninth.policy import choose_action  # noqa: E402
 from app.engines.dice import HmacDice  # noqa: E402
 from app.engines.interface import JSON, Action, Event, Side, other_side  # noqa: E402
-from app.engines.registry import computer_policy, make_engine  # noqa: E402
+from app.engines.registry import make_engine  # noqa: E402
 from app.games.fair_dice import RecordingDice  # noqa: E402
 
 OUT = ROOT / "static" / "tutorials"
@@ -144,7 +145,9 @@ def build(kind: str) -> JSON:
     side: Side = plan["side"]
     computer: Side = other_side(side)
     engine = make_engine(kind, RecordingDice(seed, GAME_ID))
-    policy = computer_policy(kind)
+    # Fixed here, not the server's current computer: a stronger computer must not rewrite
+    # the lessons (Base on Board's computer plays its timeout action in them).
+    policy = choose_action if kind == "bottom-of-the-9th" else None
     picks = HmacDice(bytes.fromhex(seed), f"{GAME_ID}:computer")
     drawn = 0
 
