@@ -29,4 +29,8 @@ def computer_policy(kind: str) -> ComputerPolicy | None:
         from app.engines.bottom_of_the_ninth.policy import choose_action
 
         return choose_action
+    if kind == "base-on-board":
+        from app.engines.base_on_board.policy import choose_normal
+
+        return choose_normal
     return None
