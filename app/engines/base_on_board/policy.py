@@ -20,7 +20,8 @@ holds all three levels to it).
   deck orders, consistent with the sizes it sees), rolls fresh dice, and plays every candidate
   with the same cards and dice (common random numbers) to the end of the current half-inning
   with ``normal`` on both sides; the position there is scored by the same win-probability
-  model. The candidate with the best mean wins; ``normal``'s choice keeps a tie. The budget is
+  model. It leaves ``normal``'s choice only for an action whose mean gain over it, paired
+  play-out by play-out, is clearly above the noise (two standard errors). The budget is
   a play-out count, not a time: engines have no clock (the server maps its time budget to one).
 
 Win probability (the ``normal`` score and the play-out leaf): the runs a side still scores in a
@@ -881,24 +882,63 @@ def _play_out(engine: Engine, state: State, side: Side) -> float:
     return state_value(state, side)
 
 
+def hard_samples(
+    engine: Engine, state: State, side: Side, actions: list[Action], pick: Pick,
+    budget: int = DEFAULT_BUDGET,
+) -> list[list[float]]:
+    """Play-out values: one row per determinisation (``budget // len(actions)`` of them), one
+    column per action, every column of a row met with the same cards and dice. A challenge
+    pays the same reserve as in ``normal`` (the play-out ends before a kept one is used)."""
+    rng = random.Random(pick(1 << 30) * (1 << 30) + pick(1 << 30))
+    rounds = max(1, budget // len(actions))
+    reserve = _challenge_reserve(state, side)
+    costs = [reserve if a["type"] == "challenge" else 0.0 for a in actions]
+    sim = Engine(_Stream(0, 0))
+    rows: list[list[float]] = []
+    for _ in range(rounds):
+        world = determinise(state, side, rng)
+        seed = rng.getrandbits(64)
+        row = []
+        for action, cost in zip(actions, costs, strict=True):
+            sim.dice = _Stream(seed, world.draw)
+            trial = world.clone()
+            sim.step_in_place(trial, action)
+            row.append(_play_out(sim, trial, side) - cost)
+        rows.append(row)
+    return rows
+
+
 def hard_scores(
     engine: Engine, state: State, side: Side, actions: list[Action], pick: Pick,
     budget: int = DEFAULT_BUDGET,
 ) -> list[float]:
-    """Mean play-out value of each action over ``budget // len(actions)`` determinisations."""
-    rng = random.Random(pick(1 << 30) * (1 << 30) + pick(1 << 30))
-    rounds = max(1, budget // len(actions))
-    sim = Engine(_Stream(0, 0))
-    totals = [0.0] * len(actions)
-    for _ in range(rounds):
-        world = determinise(state, side, rng)
-        seed = rng.getrandbits(64)
-        for j, action in enumerate(actions):
-            sim.dice = _Stream(seed, world.draw)
-            trial = world.clone()
-            sim.step_in_place(trial, action)
-            totals[j] += _play_out(sim, trial, side)
-    return [t / rounds for t in totals]
+    """Mean play-out value of each action (see :func:`hard_samples`)."""
+    rows = hard_samples(engine, state, side, actions, pick, budget)
+    return [sum(column) / len(rows) for column in zip(*rows, strict=True)]
+
+
+_CONFIDENCE: Final = 2.0
+"""``hard`` leaves ``normal``'s choice only for an action whose paired mean gain over it is
+this many standard errors above zero (and at least ``_MIN_GAIN``)."""
+_MIN_GAIN: Final = 0.002
+
+
+def _override(rows: list[list[float]], preferred: int) -> int:
+    """The action ``hard`` takes, given play-out rows and ``normal``'s choice."""
+    n = len(rows)
+    best, best_gain = preferred, 0.0
+    for j in range(len(rows[0])):
+        if j == preferred:
+            continue
+        diffs = [row[j] - row[preferred] for row in rows]
+        mean = sum(diffs) / n
+        if mean < _MIN_GAIN or n < 2:
+            continue
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        clear = var == 0.0 or mean > _CONFIDENCE * math.sqrt(var / n)
+        if clear and mean > best_gain:
+            best, best_gain = j, mean
+    return best
 
 
 # ----------------------------------------------------------------------------- the levels
@@ -927,15 +967,9 @@ def make_hard(budget: int = DEFAULT_BUDGET) -> Callable[[Engine, State, Side, Pi
         actions = _legal(engine, state, side)
         if len(actions) == 1:
             return actions[0]
-        scores = hard_scores(engine, state, side, actions, pick, budget)
-        # normal's choice keeps a tie: a play-out that cannot tell two actions apart is no
-        # reason to leave the model's answer.
-        preferred = _normal_choice(engine, state, side, actions)
-        top = max(scores)
-        index = actions.index(preferred)
-        if scores[index] >= top - _EPS:
-            return preferred
-        return actions[scores.index(top)]
+        rows = hard_samples(engine, state, side, actions, pick, budget)
+        preferred = actions.index(_normal_choice(engine, state, side, actions))
+        return actions[_override(rows, preferred)]
 
     return choose_hard
 
