@@ -261,11 +261,12 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--tier", choices=["lite", "lite-extended", "pro"], default="pro")
     simulate.add_argument("--innings", type=int, choices=[3, 5, 7, 9], default=9)
     simulate.add_argument("--json", action="store_true", help="one line of JSON")
-    levels = ["easy", "normal", "hard"]
+    levels = ["easy", "normal", "hard", "eager", "passive"]
     simulate.add_argument(
         "--home", choices=levels, default=None,
         help="Base on Board: pit this computer level against --away (it plays home in half "
-        "the games and away in the other half) and report win rates",
+        "the games and away in the other half) and report win rates; eager (every card "
+        "whenever legal) and passive (never a card) are yardsticks, not levels",
     )
     simulate.add_argument("--away", choices=levels, default=None, help="see --home")
     simulate.add_argument(

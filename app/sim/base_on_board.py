@@ -127,6 +127,27 @@ def binomial_p(wins: int, n: int) -> float:
     return min(1.0, sum(math.exp(x) for x in logs if x <= seen + 1e-9))
 
 
+def _eager_player(engine: Engine, state: State, side: Side, pick: Any) -> Action:
+    """Reference player: the simulator's eager policy (any card, challenge or declaration
+    whenever one is legal, chosen at random), with the match's ``pick``."""
+    actions = engine.legal_actions(state, side)
+    eager = [a for a in actions if a["type"] in ("play", "challenge", "ifl", "choose")]
+    return eager[pick(len(eager))] if eager else actions[0]
+
+
+def _passive_player(engine: Engine, state: State, side: Side, pick: Any) -> Action:
+    """Reference player: never plays a card, challenges or declares (rolls and passes; a
+    runner choice takes the first runner)."""
+    actions = engine.legal_actions(state, side)
+    plain = [a for a in actions if a["type"] in ("pass", "roll")]
+    return plain[0] if plain else actions[0]
+
+
+REFERENCE_PLAYERS: dict[str, Any] = {"eager": _eager_player, "passive": _passive_player}
+"""Not computer levels: yardsticks for how much the cards and the judgement are worth."""
+PLAYERS: tuple[str, ...] = ("easy", "normal", "hard", "eager", "passive")
+
+
 def match(
     first: str, second: str, games: int, seed: int, tier: str = "pro", innings: int = 3,
     budget: int = 200,
@@ -138,12 +159,12 @@ def match(
     Win rates are over decisive games (ties are reported and left out); the interval is
     Wilson's 95% and the p-value the exact two-sided binomial test against 1/2.
     """
-    from app.engines.base_on_board.policy import LEVELS, POLICIES, make_hard
+    from app.engines.base_on_board.policy import POLICIES, make_hard
 
     for level in (first, second):
-        if level not in LEVELS:
-            raise ValueError(f"unknown policy {level!r}; expected one of {LEVELS}")
-    policies = {**POLICIES, "hard": make_hard(budget)}
+        if level not in PLAYERS:
+            raise ValueError(f"unknown policy {level!r}; expected one of {PLAYERS}")
+    policies: dict[str, Any] = {**POLICIES, **REFERENCE_PLAYERS, "hard": make_hard(budget)}
     engine = Engine(SeededDice(seed))
     picks = [random.Random(seed * 2 + 1).randrange, random.Random(seed * 2 + 2).randrange]
     options = {"tier": tier, "innings": innings, "fast_play": True}

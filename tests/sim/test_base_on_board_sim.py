@@ -86,3 +86,12 @@ def test_wilson_and_the_binomial_test() -> None:
 def test_without_policies_the_output_is_unchanged() -> None:
     result = simulate(games=3, seed=1, tier="pro", innings=3)
     assert "first" not in result and "outcomes" in result
+
+
+def test_the_yardsticks_play_whole_matches() -> None:
+    from app.sim.base_on_board import match
+
+    result = match("eager", "passive", games=12, seed=4, tier="pro", innings=3)
+    assert result["first"]["wins"] + result["second"]["wins"] + result["ties"] == 12
+    with pytest.raises(ValueError):
+        match("grandmaster", "easy", games=1, seed=1)
