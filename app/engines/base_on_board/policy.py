@@ -12,7 +12,10 @@ holds all three levels to it).
   (outs, bases, count, runs), each weighted by the rulebook's odds: the dice faces, and the
   chance that the other side holds the answering card (a hypergeometric draw of its hand from
   the cards this side has not seen). Each situation is scored by the side's win probability
-  (below); the action with the best expected win probability is taken, a pass on a tie. A
+  (below), plus a hair (0.002) per expected run of this half so that a blowout, where the win
+  probability is 0 or 1 whatever happens, is still played for runs. The best action is taken;
+  on a tie a card rather than a pass, since a played card is replaced at once (a dead card
+  is swapped for a fresh one). A
   challenge must gain more than a small reserve (``_challenge_reserve``) because it is gone for
   good.
 * **hard**: determinised Monte-Carlo. For each of ``budget`` play-outs (split evenly among the
@@ -205,6 +208,7 @@ def runs_to_come(outs: int, bases: int, balls: int, strikes: int) -> Dist:
     return tuple(dist)
 
 
+@cache
 def expected_runs(outs: int, bases: int, balls: int = 0, strikes: int = 0) -> float:
     """Run expectancy of the situation: the mean of :func:`runs_to_come`."""
     return sum(i * p for i, p in enumerate(runs_to_come(outs, bases, balls, strikes)))
@@ -350,6 +354,9 @@ def determinise(state: State, side: Side, rng: random.Random) -> State:
 # ----------------------------------------------------------------------------- normal
 
 _EPS: Final = 1e-9
+_RUN_WEIGHT: Final = 0.002
+"""Win probability per run of this half added to ``normal``'s score: it only breaks what the
+win probability cannot tell apart (a blowout, where it is 0 or 1 whatever happens)."""
 
 
 def _challenge_reserve(state: State, side: Side) -> float:
@@ -478,10 +485,14 @@ class _Model:
 
     def value(self, outcomes: Weighted) -> float:
         total = 0.0
+        sign = 1 if self.batting else -1
         for weight, (outs, bases, balls, strikes, runs) in outcomes:
-            lead = self.lead + (runs if self.batting else -runs)
-            total += weight * win_probability(
-                self.batting, lead, outs, bases, balls, strikes, self.mine, self.theirs
+            lead = self.lead + sign * runs
+            total += weight * (
+                win_probability(
+                    self.batting, lead, outs, bases, balls, strikes, self.mine, self.theirs
+                )
+                + _RUN_WEIGHT * sign * (runs + expected_runs(min(outs, 3), bases, balls, strikes))
             )
         return total
 
@@ -836,11 +847,13 @@ def normal_scores(engine: Engine, state: State, side: Side, actions: list[Action
 
 
 def _best(actions: list[Action], scores: list[float]) -> Action:
+    """The best score; on a tie a card rather than a pass (a card played is replaced at once,
+    so a card that does nothing now is swapped for a fresh one), else the first."""
     best = 0
     for i in range(1, len(actions)):
         better = scores[i] > scores[best] + _EPS
         tie = abs(scores[i] - scores[best]) <= _EPS
-        if better or (tie and _pass_like(actions[i]) and not _pass_like(actions[best])):
+        if better or (tie and actions[i]["type"] == "play" and actions[best]["type"] != "play"):
             best = i
     return actions[best]
 
