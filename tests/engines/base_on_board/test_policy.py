@@ -219,8 +219,8 @@ def _match(first: str, second: str, games: int, seed: int) -> tuple[int, int]:
 
 
 def test_normal_beats_easy() -> None:
-    """A smoke test that can fail: measured at 70% over 200 3-inning Pro games (seed 1) and
-    ~69% over 4,000 per tier (docs/benchmarks.md); 125 of 200 is p < 0.001."""
+    """A smoke test that can fail: 134-63 over these 200 3-inning Pro games (p ~ 5e-7), 70.7%
+    over 4,000 (docs/benchmarks.md); the test asks only for p < 0.05 (about 114 of 197)."""
     normal, easy = _match("normal", "easy", games=200, seed=1)
     from app.sim.base_on_board import binomial_p
 
