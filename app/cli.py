@@ -10,7 +10,17 @@ from collections.abc import Sequence
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    if args.game == "base-on-board":
+    if args.home is not None or args.away is not None:
+        if args.game != "base-on-board":
+            print("--home/--away are for --game base-on-board", file=sys.stderr)
+            return 2
+        from app.sim.base_on_board import match
+
+        result = match(
+            args.home or "normal", args.away or "normal", games=args.games, seed=args.seed,
+            tier=args.tier, innings=args.innings, budget=args.budget,
+        )
+    elif args.game == "base-on-board":
         from app.sim.base_on_board import simulate as simulate_bob
 
         result = simulate_bob(
@@ -295,6 +305,17 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--tier", choices=["lite", "lite-extended", "pro"], default="pro")
     simulate.add_argument("--innings", type=int, choices=[3, 5, 7, 9], default=9)
     simulate.add_argument("--json", action="store_true", help="one line of JSON")
+    levels = ["easy", "normal", "hard", "eager", "passive"]
+    simulate.add_argument(
+        "--home", choices=levels, default=None,
+        help="Base on Board: pit this computer level against --away (it plays home in half "
+        "the games and away in the other half) and report win rates; eager (every card "
+        "whenever legal) and passive (never a card) are yardsticks, not levels",
+    )
+    simulate.add_argument("--away", choices=levels, default=None, help="see --home")
+    simulate.add_argument(
+        "--budget", type=int, default=200, help="play-outs per hard decision (with --home)"
+    )
     simulate.set_defaults(func=_simulate)
     return parser
 

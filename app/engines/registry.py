@@ -43,4 +43,8 @@ def computer_policies(kind: str) -> dict[str, ComputerPolicy]:
         from app.engines.bottom_of_the_ninth.policy import choose_action
 
         return {"easy": random_legal, "normal": choose_action}
+    if kind == "base-on-board":
+        from app.engines.base_on_board.policy import POLICIES
+
+        return dict(POLICIES)
     return {"easy": random_legal}

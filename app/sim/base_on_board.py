@@ -8,6 +8,7 @@ seeded, so the same seed prints the same JSON except for the timing figure.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import Counter
@@ -23,7 +24,7 @@ from app.engines.base_on_board.data import (
     PITCH_DIE,
 )
 from app.engines.dice import SeededDice
-from app.engines.interface import PITCH_EVENT, Action
+from app.engines.interface import PITCH_EVENT, Action, Side
 
 
 def eager_choice(rng: random.Random, actions: list[Action]) -> Action:
@@ -96,4 +97,132 @@ def simulate(games: int, seed: int, tier: str = "pro", innings: int = 9) -> dict
             }
             for call in ALL_CHALLENGEABLE
         },
+    }
+
+
+# ----------------------------------------------------------------------------- policy matches
+
+
+def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95% by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def binomial_p(wins: int, n: int) -> float:
+    """Exact two-sided binomial p-value of ``wins`` in ``n`` against 1/2 (the sum of the
+    probabilities of every result no more likely than the one seen)."""
+    if n == 0:
+        return 1.0
+    logs = [
+        math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) - n * math.log(2)
+        for k in range(n + 1)
+    ]
+    seen = logs[wins]
+    return min(1.0, sum(math.exp(x) for x in logs if x <= seen + 1e-9))
+
+
+def _eager_player(engine: Engine, state: State, side: Side, pick: Any) -> Action:
+    """Reference player: the simulator's eager policy (any card, challenge or declaration
+    whenever one is legal, chosen at random), with the match's ``pick``."""
+    actions = engine.legal_actions(state, side)
+    eager = [a for a in actions if a["type"] in ("play", "challenge", "ifl", "choose")]
+    return eager[pick(len(eager))] if eager else actions[0]
+
+
+def _passive_player(engine: Engine, state: State, side: Side, pick: Any) -> Action:
+    """Reference player: never plays a card, challenges or declares (rolls and passes; a
+    runner choice takes the first runner)."""
+    actions = engine.legal_actions(state, side)
+    plain = [a for a in actions if a["type"] in ("pass", "roll")]
+    return plain[0] if plain else actions[0]
+
+
+REFERENCE_PLAYERS: dict[str, Any] = {"eager": _eager_player, "passive": _passive_player}
+"""Not computer levels: yardsticks for how much the cards and the judgement are worth."""
+PLAYERS: tuple[str, ...] = ("easy", "normal", "hard", "eager", "passive")
+
+
+def match(
+    first: str, second: str, games: int, seed: int, tier: str = "pro", innings: int = 3,
+    budget: int = 200,
+) -> dict[str, Any]:
+    """``first`` against ``second`` (policy levels) over ``games`` games, ``first`` at home in
+    the even-numbered games and away in the odd ones, so home advantage cancels. Each side's
+    ``pick`` is its own seeded generator; the dice are another.
+
+    Win rates are over decisive games (ties are reported and left out); the interval is
+    Wilson's 95% and the p-value the exact two-sided binomial test against 1/2.
+    """
+    from app.engines.base_on_board.policy import POLICIES, make_hard
+
+    for level in (first, second):
+        if level not in PLAYERS:
+            raise ValueError(f"unknown policy {level!r}; expected one of {PLAYERS}")
+    policies: dict[str, Any] = {**POLICIES, **REFERENCE_PLAYERS, "hard": make_hard(budget)}
+    engine = Engine(SeededDice(seed))
+    picks = [random.Random(seed * 2 + 1).randrange, random.Random(seed * 2 + 2).randrange]
+    options = {"tier": tier, "innings": innings, "fast_play": True}
+    wins = [0, 0]
+    ties = 0
+    seat_wins = {"home": 0, "away": 0}
+    by_seat = {"first_home": [0, 0, 0], "first_away": [0, 0, 0]}  # first wins, second, ties
+    runs = 0
+    started = time.perf_counter()
+    for game in range(games):
+        first_side: Side = "home" if game % 2 == 0 else "away"
+        seats = {first_side: 0, ("away" if first_side == "home" else "home"): 1}
+        levels = (first, second)
+        state = engine.new_game(options)
+        while state.result is None:
+            side: Side = state.queue[0][0]  # type: ignore[assignment]
+            who = seats[side]
+            action = policies[levels[who]](engine, state, side, picks[who])
+            engine.step_in_place(state, action)
+        winner = state.result["winner"]
+        runs += state.score["home"] + state.score["away"]
+        row = by_seat["first_home" if first_side == "home" else "first_away"]
+        if winner is None:
+            ties += 1
+            row[2] += 1
+            continue
+        seat_wins[winner] += 1
+        wins[seats[winner]] += 1
+        row[seats[winner]] += 1
+    elapsed = time.perf_counter() - started
+    decisive = wins[0] + wins[1]
+
+    def report(level: str, won: int) -> dict[str, Any]:
+        low, high = wilson(won, decisive)
+        return {
+            "policy": level,
+            "wins": won,
+            "win_rate": round(won / decisive, 4) if decisive else None,
+            "ci95": [round(low, 4), round(high, 4)],
+        }
+
+    return {
+        "games": games,
+        "tier": tier,
+        "innings": innings,
+        "budget": budget,
+        "seed": seed,
+        "ties": ties,
+        "decisive": decisive,
+        "first": report(first, wins[0]),
+        "second": report(second, wins[1]),
+        "p_value": float(f"{binomial_p(wins[0], decisive):.3g}"),
+        "test": "exact two-sided binomial on decisive games vs 0.5; Wilson 95% interval",
+        "seat_wins": seat_wins,
+        "by_seat": {
+            key: {"first_wins": row[0], "second_wins": row[1], "ties": row[2]}
+            for key, row in by_seat.items()
+        },
+        "runs_per_game": round(runs / games, 3) if games else 0.0,
+        "seconds": round(elapsed, 1),
     }

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import pytest
+
 from app.cli import main
 from app.engines.base_on_board.data import ALL_CHALLENGEABLE, DEFENSE_CODES, OFFENSE_CODES
 from app.sim.base_on_board import simulate
@@ -53,3 +55,43 @@ def test_the_command_prints_one_json_line(capsys) -> None:  # type: ignore[no-un
     out = capsys.readouterr().out
     assert out.count("\n") == 1
     assert json.loads(out)["games"] == 5
+
+
+def test_a_policy_match_reports_win_rates_with_intervals(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["simulate", "--game", "base-on-board", "--home", "normal", "--away", "easy",
+                 "--games", "20", "--seed", "3", "--tier", "lite", "--innings", "3",
+                 "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["games"] == 20 and result["decisive"] + result["ties"] == 20
+    assert result["first"]["policy"] == "normal" and result["second"]["policy"] == "easy"
+    assert result["first"]["wins"] + result["second"]["wins"] == result["decisive"]
+    low, high = result["first"]["ci95"]
+    assert low <= result["first"]["win_rate"] <= high
+    # Each policy sits at home in half the games.
+    seats = result["by_seat"]
+    assert sum(seats["first_home"].values()) == sum(seats["first_away"].values()) == 10
+    assert 0 <= result["p_value"] <= 1
+
+
+def test_wilson_and_the_binomial_test() -> None:
+    from app.sim.base_on_board import binomial_p, wilson
+
+    low, high = wilson(50, 100)
+    assert round(low, 4) == 0.4038 and round(high, 4) == 0.5962
+    assert binomial_p(5, 10) == pytest.approx(1.0)
+    assert round(binomial_p(60, 100), 4) == 0.0569  # R's binom.test(60, 100): 0.05689
+    assert binomial_p(0, 10) == pytest.approx(2 / 1024)
+
+
+def test_without_policies_the_output_is_unchanged() -> None:
+    result = simulate(games=3, seed=1, tier="pro", innings=3)
+    assert "first" not in result and "outcomes" in result
+
+
+def test_the_yardsticks_play_whole_matches() -> None:
+    from app.sim.base_on_board import match
+
+    result = match("eager", "passive", games=12, seed=4, tier="pro", innings=3)
+    assert result["first"]["wins"] + result["second"]["wins"] + result["ties"] == 12
+    with pytest.raises(ValueError):
+        match("grandmaster", "easy", games=1, seed=1)
