@@ -144,6 +144,8 @@ ROWS: dict[tuple[str, str], Row] = {
     ("GET", "/api/rooms/{room_id}/rating"): Row(every(200)),
     ("GET", "/rules"): Row(every(200)),
     ("GET", "/rules/{game}"): Row(every(200)),
+    ("GET", "/tutorial"): Row(every(200)),
+    ("GET", "/tutorial/{game}"): Row(every(200)),
     ("GET", "/manifest.webmanifest"): Row(every(200)),
     ("GET", "/sw.js"): Row(every(200)),
     ("GET", "/"): Row(every(200)),

@@ -86,14 +86,17 @@ async def test_migration_0005_backfills_the_ninth_columns(database_url: str) -> 
             written = [tuple(r) for r in (await db.execute(query)).all()]
         assert written == [(True, False, 2, 0, "home"), (False, True, 1, 3, None),
                            (True, True, None, None, None)]
+        async with database.session() as db:  # the games no engine played, to mark again
+            fixtures = list(await db.scalars(
+                select(Game.id).where(Game.rules_version == FIXTURE_RULES)))
         await database.dispose()
         _in_thread(lambda: command.downgrade(alembic_config(database_url), "0004"))
         _in_thread(lambda: command.upgrade(alembic_config(database_url), "head"))
         database = Database(database_url)
         async with database.session() as db:
             assert [tuple(r) for r in (await db.execute(query)).all()] == written
-            # Down and up again lost the mark of a game no engine played (migration 0008).
-            await db.execute(update(Game).where(Game.id == game_id)
+            # Down and up again lost the mark of the games no engine played (migration 0008).
+            await db.execute(update(Game).where(Game.id.in_(fixtures))
                              .values(rules_version=FIXTURE_RULES))
             await db.commit()
     finally:
