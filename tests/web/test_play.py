@@ -214,10 +214,15 @@ def test_bottom_of_the_ninth(open_page: Any) -> None:
     home.keyboard.press("Enter")
     home.wait_for_function("s => Number(document.body.dataset.seq) > Number(s)", arg=seq)
     play_to_end([home, away])
-    # A rematch from the room starts the next game for everyone there.
+    # A rematch is offered by one side and accepted by the other; the next game starts for
+    # everyone there, with the sides swapped.
     away.click("#rematch")
-    for page in (away, watcher):
+    home.wait_for_selector("[data-testid='rematch-offer']")
+    home.click("#rematch")
+    for page in (away, watcher, home):
         page.wait_for_selector("[data-testid='game-over']", state="detached")
+    home.wait_for_selector("#role[data-side='away']")
+    away.wait_for_selector("#role[data-side='home']")
     assert watcher.locator("#table .stare-grid").count() == 0
     play_to_end([home, away])
     _finish(home, away, watcher, home_name, away_name, {"game": "bottom-of-the-9th"})

@@ -21,7 +21,7 @@ def test_a_page_that_missed_a_commit_catches_up_at_the_heartbeat(open_page: Any)
 
         def from_server(message: str | bytes) -> None:
             kind = json.loads(message).get("type") if isinstance(message, str) else None
-            if dropping["on"] and kind in ("event", "state"):
+            if dropping["on"] and kind in ("event", "state", "update"):
                 dropping["dropped"] += 1
                 return
             page_side.send(message)
