@@ -3,33 +3,14 @@ viewer hears it, and it is rated as abandoned by that side (like a claim against
 
 from __future__ import annotations
 
-import httpx
-
 from app.engines.interface import other_side
-from tests.stats.test_stats_api import registered
+from tests.stats.test_stats_api import registered_pair
 from tests.support.live import LiveServer
-from tests.support.table import Table
-
-
-async def _registered_table(url: str) -> Table:
-    http = httpx.AsyncClient(base_url=url, timeout=30)
-    table = Table(url, http, await registered(http, "rh"), await registered(http, "ra"))
-    created = await http.post("/api/rooms", json={"kind": "dice-duel", "options": {"innings": 3},
-                                                  "side": "home"}, headers=table.auth("home"))
-    assert created.status_code == 201, created.text
-    table.room_id = created.json()["id"]
-    table.spectators = [await table.connect(None, last_seq=0)]
-    table.home = await table.connect("home")
-    table.away = await table.connect("away")
-    joined = await http.post(f"/api/rooms/{table.room_id}/join", json={"side": "away"},
-                             headers=table.auth("away"))
-    assert joined.status_code == 200, joined.text
-    table.game_id = joined.json()["current_game_id"]
-    return table
+from tests.support.table import open_table
 
 
 async def test_a_resign_ends_the_game_as_a_rated_loss(live: LiveServer) -> None:
-    table = await _registered_table(live.url)
+    table = await open_table(live.url, players=registered_pair)
     try:
         for _ in range(3):
             await table.step()

@@ -21,7 +21,7 @@ from app.stats.gamelog import replay_export
 from app.stats.players import PlayerGame, player_stats
 from tests.conftest import real_engines
 from tests.support.live import LiveServer
-from tests.support.table import Table
+from tests.support.table import Table, open_table
 
 
 async def registered(http: httpx.AsyncClient, prefix: str) -> dict[str, Any]:
@@ -31,20 +31,12 @@ async def registered(http: httpx.AsyncClient, prefix: str) -> dict[str, Any]:
     return dict(response.json())
 
 
+async def registered_pair(http: httpx.AsyncClient) -> tuple[dict[str, Any], dict[str, Any]]:
+    return await registered(http, "h"), await registered(http, "a")
+
+
 async def play_registered_game(url: str, kind: str, options: dict[str, Any]) -> Table:
-    http = httpx.AsyncClient(base_url=url, timeout=30)
-    table = Table(url, http, await registered(http, "h"), await registered(http, "a"))
-    created = await http.post("/api/rooms", json={"kind": kind, "options": options,
-                                                  "side": "home"}, headers=table.auth("home"))
-    assert created.status_code == 201, created.text
-    table.room_id = created.json()["id"]
-    table.spectators = [await table.connect(None, last_seq=0)]
-    table.home = await table.connect("home")
-    table.away = await table.connect("away")
-    joined = await http.post(f"/api/rooms/{table.room_id}/join", json={"side": "away"},
-                             headers=table.auth("away"))
-    assert joined.status_code == 200, joined.text
-    table.game_id = joined.json()["current_game_id"]
+    table = await open_table(url, kind, options, players=registered_pair)
     await table.play_out(5000)
     await table.spectators[0].next(
         lambda m: m["type"] == "state" and m["game"]["status"] != "live")

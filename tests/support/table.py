@@ -172,9 +172,13 @@ class Table:
 
 
 async def open_table(url: str, kind: str = "dice-duel", options: Message | None = None,
-                     timers: Message | None = None, spectators: int = 1) -> Table:
+                     timers: Message | None = None, spectators: int = 1,
+                     players: Any = None) -> Table:
+    """A live game between two players (guests, or the sessions ``await players(http)``
+    gives), with ``spectators`` watching from its first event."""
     http = httpx.AsyncClient(base_url=url, timeout=30)
-    table = Table(url, http, await guest(http), await guest(http))
+    home, away = await players(http) if players else (await guest(http), await guest(http))
+    table = Table(url, http, home, away)
     body: Message = {
         "kind": kind, "options": {"innings": 3} if options is None else options, "side": "home"
     }
