@@ -381,6 +381,17 @@ def _mid(outs: int, made: int, bases: int, runs: int, balls: int, strikes: int,
     return (outs + made, bases, balls, strikes, prior + runs)
 
 
+
+def _steal(outs: int, bases: int, frm: int, balls: int, strikes: int
+           ) -> tuple[Outcome, Outcome]:
+    """A runner going from base ``frm``: the situation if safe (one base on, or a run home
+    from third) and if out."""
+    if frm == B.THIRD:
+        safe = _mid(outs, 0, bases & ~frm, 1, balls, strikes)
+    else:
+        safe = _mid(outs, 0, (bases & ~frm) | (frm << 1), 0, balls, strikes)
+    return safe, _mid(outs, 1, bases & ~frm, 0, balls, strikes)
+
 def _count(o: Outcome, face: str) -> Outcome:
     """The pitch's call applied after whatever happened on it (decision D15 order)."""
     outs, bases, balls, strikes, runs = o
@@ -749,11 +760,7 @@ class _Model:
 
         if last in ("SB2", "SB3", "SBH"):
             frm = {"SB2": B.FIRST, "SB3": B.SECOND, "SBH": B.THIRD}[last]
-            if frm == B.THIRD:
-                safe = _mid(o, 0, b & ~frm, 1, balls, strikes)
-            else:
-                safe = _mid(o, 0, (b & ~frm) | (frm << 1), 0, balls, strikes)
-            out = _mid(o, 1, b & ~frm, 0, balls, strikes)
+            safe, out = _steal(o, b, frm, balls, strikes)
             if card is not None:  # caught stealing, unless the offense's challenge reverses it
                 return _mix(self.their_challenge, pitched(safe), pitched(out))
             return _mix(flip, pitched(out), pitched(safe))
@@ -761,11 +768,7 @@ class _Model:
             if root == "RNH":
                 return None
             frm = {"CS2": B.FIRST, "CS3": B.SECOND, "CSH": B.THIRD}[last]
-            if frm == B.THIRD:
-                safe = _mid(o, 0, b & ~frm, 1, balls, strikes)
-            else:
-                safe = _mid(o, 0, (b & ~frm) | (frm << 1), 0, balls, strikes)
-            out = _mid(o, 1, b & ~frm, 0, balls, strikes)
+            safe, out = _steal(o, b, frm, balls, strikes)
             return _mix(flip, pitched(safe), pitched(out))
         if last == "RNH":
             if card == "CS2":
