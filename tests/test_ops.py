@@ -4,8 +4,6 @@ database from a live one."""
 from __future__ import annotations
 
 import secrets
-import threading
-from collections.abc import Callable
 
 import httpx
 from alembic import command
@@ -15,6 +13,7 @@ from app.db import Database
 from app.engine_catalog import EngineCatalog
 from app.games.models import Game, Pitch
 from app.migrate import alembic_config
+from tests.support.databases import _in_thread
 from tests.support.live import LiveServer
 
 
@@ -22,16 +21,8 @@ def test_migrations_match_the_models(database_url: str) -> None:
     """Autogenerate finds nothing to add: the migration creates exactly the models' schema."""
     errors: list[BaseException] = []
 
-    def check() -> None:
-        try:
-            command.check(alembic_config(database_url))
-        except BaseException as exc:
-            errors.append(exc)
-
-    thread = threading.Thread(target=check)
-    thread.start()
-    thread.join()
-    assert errors == []
+    # In a thread: alembic's env runs its own event loop.
+    _in_thread(lambda: command.check(alembic_config(database_url)))
 
 
 async def test_healthz_reports_a_dead_database(catalog: EngineCatalog) -> None:
@@ -44,21 +35,6 @@ async def test_healthz_reports_a_dead_database(catalog: EngineCatalog) -> None:
         assert response.json()["status"] == "unavailable"
     finally:
         server.stop()
-
-
-def _in_thread(fn: Callable[[], object]) -> None:
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            fn()
-        except BaseException as exc:
-            errors.append(exc)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    assert errors == []
 
 
 async def test_migration_0005_backfills_the_ninth_columns(database_url: str) -> None:
