@@ -19,8 +19,6 @@ from tests.support.live import LiveServer
 
 def test_migrations_match_the_models(database_url: str) -> None:
     """Autogenerate finds nothing to add: the migration creates exactly the models' schema."""
-    errors: list[BaseException] = []
-
     # In a thread: alembic's env runs its own event loop.
     _in_thread(lambda: command.check(alembic_config(database_url)))
 
