@@ -33,6 +33,9 @@ class Room(Base):
     games_played: Mapped[int] = mapped_column(default=0)
     computer: Mapped[dict[str, Any] | None] = mapped_column(JsonColumn)
     """``{"side", "level"}``: the side the computer plays in this room's games, or ``None``."""
+    clubs: Mapped[dict[str, Any] | None] = mapped_column(JsonColumn)
+    """``{"home": club_id, "away": club_id}`` (either may be absent) when a side plays for a
+    club: only that club's members may sit on it."""
     rematch_offer: Mapped[dict[str, Any] | None] = mapped_column(JsonColumn)
     """``{"side", "by", "at"}`` while one side offers a rematch the other has not accepted."""
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

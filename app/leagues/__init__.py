@@ -1,0 +1,1 @@
+"""Leagues: seasons of scheduled games between clubs (or single players), standings, leaders."""
