@@ -36,6 +36,7 @@ from app.errors import ApiError
 from app.games import one_statement, service
 from app.games.broadcast import Broadcaster
 from app.games.computer import COMPUTER_ACTOR, pause_fraction, playing_computer
+from app.games.deadline_heap import DeadlineHeap
 from app.games.fair_dice import RecordingDice
 from app.games.hooks import FinishedGame, GameEndHooks
 from app.games.live import LiveGame, LiveGames
@@ -132,6 +133,8 @@ class CommandPath:
         self.on_game_end = on_game_end or GameEndHooks()
         """Run in the transaction that ends a game (the room's status, the ratings)."""
         self.live = LiveGames(settings.live_games_held)
+        self.deadlines = DeadlineHeap()
+        """The deadlines this process's commits set, for the timer runner."""
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -246,6 +249,7 @@ class CommandPath:
         self.live.put(after)
         await self.broadcaster.publish(game.room_id, message)
         next_at = service.next_deadline(after.deadlines)
+        self.deadlines.note(after.id, after.room_id, after.version, after.deadlines, next_at)
         if next_at is not None:
             self.wake_timers(next_at)
         return response
@@ -296,6 +300,7 @@ class CommandPath:
                 raise _Conflict
             await tx.commit()
         self.live.put(replace(game, version=game.version + 1, deadlines=deadlines))
+        self.deadlines.note(game.id, game.room_id, game.version + 1, deadlines, due)
         if due is not None:
             self.wake_timers(due)
         return response

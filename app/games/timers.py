@@ -33,6 +33,8 @@ from app.offload import CpuWork
 
 log = logging.getLogger(__name__)
 _EXPECTED = {"stale_version", "game_over", "conflict"}
+DUE_LIMIT = 200
+"""Due games one database scan takes (more wait for the next look, at once)."""
 TICK_CONCURRENCY = 8
 """Games whose deadlines one tick handles at once: games are independent, and one after the
 other a busy tick would make the last game's pass late by all the others' commits."""
@@ -45,6 +47,7 @@ class TimerRunner:
     def __init__(self, ctx: ServerContext) -> None:
         self.ctx = ctx
         self._next_scan = 0.0
+        self._next_db_scan = 0.0
         self._thinking = CpuWork(1)
 
     async def run_forever(self) -> None:
@@ -67,6 +70,25 @@ class TimerRunner:
             ctx.timer_planned = utcnow() + timedelta(seconds=pause)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(ctx.timer_wakeup.wait(), pause)
+
+    def _owned(self, room_id: str) -> bool:
+        ownership = self.ctx.ownership
+        return ownership.everything or room_id in ownership.owned()
+
+    async def _due_in_database(self, now: datetime, within: float) -> list[Any]:
+        """The live games of the rooms owned here with a deadline due within ``within``
+        seconds, soonest first: (id, room id, version, deadlines, next deadline)."""
+        query = self._mine(
+            select(Game.id, Game.room_id, Game.version, Game.deadlines, Game.next_deadline_at)
+            .where(Game.status == "live",
+                   Game.next_deadline_at <= now + timedelta(seconds=within))
+            .order_by(Game.next_deadline_at)
+            .limit(DUE_LIMIT)
+        )
+        if query is None:
+            return []
+        async with self.ctx.db.engine.connect() as conn:
+            return list((await conn.execute(query)).all())
 
     def _mine(self, query: Any) -> Any | None:
         """``query`` narrowed to the rooms owned here; ``None`` when none are."""
@@ -95,29 +117,37 @@ class TimerRunner:
 
     async def tick(self) -> float:
         """Applies every due timeout of the rooms owned here once; returns how long to sleep
-        before the next tick (until the soonest deadline not yet due, at most a tick).
+        before the next look (until the soonest deadline not yet due, at most a tick).
 
-        One query a tick: the deadlines due within the next tick, so the same read says what
-        to do now and when to look again (two queries a tick, one of them in an ORM session,
-        were a tenth of the server's time at 200 live games)."""
+        What this process's own commits set is in ``commands.deadlines`` (a heap, no query);
+        the database is read once every ``timer_tick_seconds`` for the rest (deadlines other
+        processes set, or a restart left), one query that also says when to look again."""
         longest = self.ctx.settings.timer_tick_seconds
         now = utcnow()
-        query = self._mine(
-            select(Game.id, Game.room_id, Game.version, Game.deadlines, Game.next_deadline_at)
-            .where(Game.status == "live",
-                   Game.next_deadline_at <= now + timedelta(seconds=longest))
-            .order_by(Game.next_deadline_at)
-            .limit(200)
-        )
-        if query is None:
-            return longest
-        async with self.ctx.db.engine.connect() as conn:
-            rows = (await conn.execute(query)).all()
-        due = [row[:4] for row in rows if _aware(row[4]) <= now]
-        later = [_aware(row[4]) for row in rows if _aware(row[4]) > now]
-        pause = longest if not later else min(longest, (later[0] - utcnow()).total_seconds())
-        if len(due) == len(rows) == 200:
-            pause = 0.0  # more are due than one tick takes: look again at once
+        heap = self.ctx.commands.deadlines
+        found: dict[str, tuple[str, str, int, dict[str, Any]]] = {}
+        for entry in heap.pop_due(now):
+            if self._owned(entry.room_id):
+                found[entry.game_id] = (entry.game_id, entry.room_id, entry.version,
+                                        entry.deadlines)
+        pause = longest
+        if time.monotonic() >= self._next_db_scan:
+            self._next_db_scan = time.monotonic() + longest
+            rows = await self._due_in_database(now, longest)
+            for row in rows:
+                if _aware(row[4]) > now:
+                    pause = min(pause, (_aware(row[4]) - utcnow()).total_seconds())
+                elif row[0] not in found or found[row[0]][2] < row[2]:
+                    found[row[0]] = row[:4]
+            if len(rows) == DUE_LIMIT and all(_aware(r[4]) <= now for r in rows):
+                pause = 0.0  # more are due than one tick takes: look again at once
+                self._next_db_scan = 0.0
+        else:
+            pause = min(pause, max(0.0, self._next_db_scan - time.monotonic()))
+        soonest = heap.soonest()
+        if soonest is not None:
+            pause = min(pause, (soonest - utcnow()).total_seconds())
+        due = list(found.values())
         gate = asyncio.Semaphore(TICK_CONCURRENCY)
 
         async def act(game_id: str, room_id: str, version: int,
