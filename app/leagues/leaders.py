@@ -14,7 +14,7 @@ average entrant (as baseball's 3.1 per team game); card and challenge success ra
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from typing import Any
 
 from sqlalchemy import and_, func, select
@@ -24,7 +24,7 @@ from app.accounts.models import Account
 from app.games.models import Game, GamePlayer, Pitch, PitchPlay
 from app.leagues.models import LeagueEntrant, LeagueGame
 from app.stats.boxscore import HITS, NOT_AT_BAT, STRIKEOUTS, BattingLine
-from app.stats.queries import _n, _sum
+from app.stats.queries import _n
 
 MIN_PA_PER_GAME = 3
 MIN_CARDS = 10
@@ -65,82 +65,116 @@ def _side_lines(league_id: str) -> Any:
     )
 
 
-async def _lines(db: AsyncSession, league_id: str) -> dict[str, dict[str, int]]:
-    """Per account: games, its sides' batting counts, and the strikeouts its sides pitched."""
-    lines = _side_lines(league_id)
-    bat = GamePlayer.side == lines.c.offense
-    rows = (await db.execute(
-        select(
-            GamePlayer.account_id,
-            func.count(GamePlayer.game_id.distinct()).label("games"),
-            *(_sum(bat, lines.c[k]).label(k) for k in BATTING),
-            _sum(~bat, lines.c.k).label("p_k"),
-        )
-        .join(lines, and_(lines.c.game_id == GamePlayer.game_id,
-                          (GamePlayer.side == lines.c.offense)
-                          | (GamePlayer.side == lines.c.defense)))
-        .group_by(GamePlayer.account_id)
-    )).all()
-    return {row.account_id: {k: int(v or 0) for k, v in row._mapping.items()
-                             if k != "account_id"} for row in rows}
+async def _players(db: AsyncSession, league_id: str) -> list[tuple[str, str, str]]:
+    """(game, side, account) of everyone who sat in the league's finished games."""
+    rows = await db.execute(
+        select(GamePlayer.game_id, GamePlayer.side, GamePlayer.account_id)
+        .where(GamePlayer.game_id.in_(_league_games(league_id))))
+    return [(g, side, a) for g, side, a in rows.all()]
 
 
-async def _plays(db: AsyncSession, league_id: str) -> tuple[
-        dict[str, dict[str, int]], list[dict[str, Any]]]:
+def _by_side(players: list[tuple[str, str, str]]) -> dict[tuple[str, str], list[str]]:
+    out: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for game_id, side, account_id in players:
+        out[(game_id, side)].append(account_id)
+    return out
+
+
+async def _lines(db: AsyncSession, league_id: str, seats: dict[tuple[str, str], list[str]]
+                 ) -> dict[str, dict[str, int]]:
+    """Per account: games, its sides' batting counts, and the strikeouts its sides pitched.
+    The few hundred (game, side) sums are credited to the accounts here rather than by a
+    join in SQL: a join on "the side at bat or in the field" would read each sum twice."""
+    out: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    games: dict[str, set[str]] = defaultdict(set)
+    for row in (await db.execute(select(_side_lines(league_id)))).all():
+        for account_id in seats.get((row.game_id, row.offense), ()):
+            mine = out[account_id]
+            for key in BATTING:
+                mine[key] += int(row._mapping[key])
+            games[account_id].add(row.game_id)
+        for account_id in seats.get((row.game_id, row.defense), ()):
+            out[account_id]["p_k"] += int(row.k)
+            games[account_id].add(row.game_id)
+    for account_id, played in games.items():
+        out[account_id]["games"] = len(played)
+    return out
+
+
+async def _plays(db: AsyncSession, league_id: str, seats: dict[tuple[str, str], list[str]]
+                 ) -> tuple[dict[str, dict[str, int]], list[dict[str, Any]]]:
     """Per account: cards played / succeeded, challenges made / won, SB and CS of its sides;
     and per card code over the whole league."""
-    per_side = (
+    rows = (await db.execute(
         select(
             PitchPlay.game_id, PitchPlay.side, PitchPlay.offense, PitchPlay.kind, PitchPlay.code,
-            func.count().label("played"), _n(PitchPlay.succeeded.is_(True)).label("succeeded"),
+            func.count().label("played"),
+            _n(PitchPlay.succeeded.is_(True)).label("succeeded"),
             func.coalesce(func.sum(PitchPlay.sb), 0).label("sb"),
             func.coalesce(func.sum(PitchPlay.cs), 0).label("cs"),
         )
         .where(PitchPlay.game_id.in_(_league_games(league_id)))
         .group_by(PitchPlay.game_id, PitchPlay.side, PitchPlay.offense, PitchPlay.kind,
                   PitchPlay.code)
-        .subquery()
-    )
-    rows = (await db.execute(
-        select(GamePlayer.account_id, GamePlayer.side.label("seat"),
-               per_side.c.side.label("player"), per_side.c.offense, per_side.c.kind,
-               per_side.c.played, per_side.c.succeeded, per_side.c.sb, per_side.c.cs)
-        .join(per_side, and_(per_side.c.game_id == GamePlayer.game_id,
-                             (GamePlayer.side == per_side.c.side)
-                             | (GamePlayer.side == per_side.c.offense)))
     )).all()
     out: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    codes: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for row in rows:
-        mine = out[row.account_id]
-        if row.seat == row.offense:
-            mine["sb"] += int(row.sb)
-            mine["cs"] += int(row.cs)
-        if row.seat == row.player:
-            prefix = "challenges" if row.kind == "challenge" else "cards"
-            mine[prefix] += int(row.played)
-            mine[f"{prefix}_won"] += int(row.succeeded)
-    codes = (await db.execute(
-        select(PitchPlay.code, func.count().label("played"),
-               _n(PitchPlay.succeeded.is_(True)).label("succeeded"))
-        .where(PitchPlay.game_id.in_(_league_games(league_id)), PitchPlay.kind == "card")
-        .group_by(PitchPlay.code).order_by(PitchPlay.code)
-    )).all()
-    cards = [{"code": c.code, "played": int(c.played), "succeeded": int(c.succeeded),
-              "rate": round(int(c.succeeded) / int(c.played), 3) if c.played else None}
-             for c in codes]
+        for account_id in seats.get((row.game_id, row.offense), ()):
+            out[account_id]["sb"] += int(row.sb)
+            out[account_id]["cs"] += int(row.cs)
+        prefix = "challenges" if row.kind == "challenge" else "cards"
+        for account_id in seats.get((row.game_id, row.side), ()):
+            out[account_id][prefix] += int(row.played)
+            out[account_id][f"{prefix}_won"] += int(row.succeeded)
+        if row.kind == "card":
+            codes[row.code][0] += int(row.played)
+            codes[row.code][1] += int(row.succeeded)
+    cards = [{"code": code, "played": played, "succeeded": won,
+              "rate": round(won / played, 3) if played else None}
+             for code, (played, won) in sorted(codes.items())]
     return out, cards
 
 
+_CACHE: OrderedDict[str, tuple[Any, dict[str, Any]]] = OrderedDict()
+CACHED_LEAGUES = 64
+
+
+async def _version(db: AsyncSession, league_id: str) -> Any:
+    """What the leaders depend on: the league's finished games (how many, the last to end)
+    and its entrants. A game that ends changes it, so a cached answer is never stale, in any
+    process: each process keeps its own copy and checks this first."""
+    games = (await db.execute(
+        select(func.count(Game.id), func.max(Game.finished_at))
+        .select_from(LeagueGame).join(Game, Game.id == LeagueGame.game_id)
+        .where(LeagueGame.league_id == league_id, Game.status == "finished"))).one()
+    entrants = await db.scalar(select(func.count()).where(LeagueEntrant.league_id == league_id))
+    return (tuple(games), entrants)
+
+
 async def leaders(db: AsyncSession, league_id: str) -> dict[str, Any]:
-    lines = await _lines(db, league_id)
-    plays, cards = await _plays(db, league_id)
-    games = int(await db.scalar(
-        select(func.count()).select_from(_league_games(league_id).subquery())) or 0)
-    entrants = int(await db.scalar(
-        select(func.count()).where(LeagueEntrant.league_id == league_id)) or 0)
+    """The leaders, from this process's cache while the league's games are unchanged
+    (:func:`_version`), else computed: summing a season's pitch rows is the one costly part."""
+    version = await _version(db, league_id)
+    cached = _CACHE.get(league_id)
+    if cached is not None and cached[0] == version:
+        _CACHE.move_to_end(league_id)
+        return cached[1]
+    found = await _compute(db, league_id, int(version[0][0] or 0), int(version[1] or 0))
+    _CACHE[league_id] = (version, found)
+    while len(_CACHE) > CACHED_LEAGUES:
+        _CACHE.popitem(last=False)
+    return found
+
+
+async def _compute(db: AsyncSession, league_id: str, games: int, entrants: int
+                   ) -> dict[str, Any]:
+    seats = _by_side(await _players(db, league_id))
+    lines = await _lines(db, league_id, seats)
+    plays, cards = await _plays(db, league_id, seats)
     per_entrant = 2 * games / entrants if entrants else 0
     min_pa = math.ceil(MIN_PA_PER_GAME * per_entrant)
-    accounts = set(lines) | set(plays)
+    accounts = sorted(set(lines) | set(plays))
     names = dict((await db.execute(
         select(Account.id, Account.name).where(Account.id.in_(accounts)))).all()) if accounts \
         else {}

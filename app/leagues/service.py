@@ -14,6 +14,7 @@ results come in through the game-end hook :func:`result_recorder`, registered by
 from __future__ import annotations
 
 import secrets
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -382,20 +383,41 @@ async def _apply_deadline(db: AsyncSession, game: LeagueGame, now: datetime) -> 
     return outcome if ok else None
 
 
-def _decided(game: LeagueGame) -> Decided:
-    return Decided(home=game.home_entrant, away=game.away_entrant, winner=game.winner_entrant,
-                   home_runs=game.home_runs, away_runs=game.away_runs,
-                   decided_by=game.decided_by or "", status=game.status,
-                   finished_at=game.finished_at, id=game.id)
+_STANDINGS: OrderedDict[str, tuple[Any, list[dict[str, Any]]]] = OrderedDict()
+CACHED_STANDINGS = 64
 
 
-async def season_standings(db: AsyncSession, league_id: str) -> list[dict[str, Any]]:
+async def season_standings(db: AsyncSession, league_id: str, cache: bool = True
+                           ) -> list[dict[str, Any]]:
+    """The season's table. The ranked rows are kept per process while the league's decided
+    games are unchanged (how many, the newest decision, the entrants): a decision changes
+    that, so no process serves a stale table; names are read fresh every time. ``cache``
+    false: inside a transaction that may still roll back (seeding the knock-out)."""
     field = await entrants(db, league_id)
-    games = await db.scalars(select(LeagueGame).where(
-        LeagueGame.league_id == league_id, LeagueGame.stage == "season",
-        LeagueGame.status.in_(("final", "forfeit"))))
+    decided = (LeagueGame.league_id == league_id, LeagueGame.stage == "season",
+               LeagueGame.status.in_(("final", "forfeit")))
+    version = (tuple((await db.execute(
+        select(func.count(), func.max(LeagueGame.finished_at), func.max(LeagueGame.id))
+        .where(*decided))).one()), tuple(e.id for e in field))
+    cached = _STANDINGS.get(league_id)
+    if cache and cached is not None and cached[0] == version:
+        rows = cached[1]
+    else:
+        games = (await db.execute(select(
+            LeagueGame.id, LeagueGame.home_entrant, LeagueGame.away_entrant,
+            LeagueGame.winner_entrant, LeagueGame.home_runs, LeagueGame.away_runs,
+            LeagueGame.decided_by, LeagueGame.status, LeagueGame.finished_at)
+            .where(*decided))).all()
+        rows = standings([e.id for e in field], [
+            Decided(id=g.id, home=g.home_entrant, away=g.away_entrant, winner=g.winner_entrant,
+                    home_runs=g.home_runs, away_runs=g.away_runs,
+                    decided_by=g.decided_by or "", status=g.status, finished_at=g.finished_at)
+            for g in games])
+        if cache:
+            _STANDINGS[league_id] = (version, rows)
+        while len(_STANDINGS) > CACHED_STANDINGS:
+            _STANDINGS.popitem(last=False)
     names = {e.id: e.name for e in field}
-    rows = standings([e.id for e in field], [_decided(g) for g in games])
     return [{**row, "name": names[row["entrant_id"]]} for row in rows]
 
 
@@ -424,7 +446,7 @@ async def advance(db: AsyncSession, settings: Settings, league_id: str, now: dat
         if league.knockout == 0:
             league.status = "finished"
             return
-        table = await season_standings(db, league_id)
+        table = await season_standings(db, league_id, cache=False)
         seeds = [int(row["entrant_id"]) for row in table[:league.knockout]]
         pairs = [(seeds[0], seeds[3]), (seeds[1], seeds[2])] if league.knockout == 4 \
             else [(seeds[0], seeds[1])]
