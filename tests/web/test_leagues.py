@@ -41,7 +41,8 @@ def test_a_league_from_creation_to_its_first_game(open_page: Any) -> None:
     phone.wait_for_selector("#lg-enter")
     assert phone.text_content("#lg-enter") == "이 리그에 참가"
     phone.click("#lg-enter")
-    phone.wait_for_function("document.querySelectorAll('#lg-standings tr[data-entrant]').length == 2")
+    phone.wait_for_function(
+        "document.querySelectorAll('#lg-standings tr[data-entrant]').length == 2")
     assert phone.locator("#lg-start").count() == 0  # only the creator starts the season
 
     creator.reload()
@@ -64,3 +65,9 @@ def test_a_league_from_creation_to_its_first_game(open_page: Any) -> None:
 
     creator.goto("/leagues")
     creator.wait_for_selector(f"#lg-table tr >> text={name}")
+    english_phone = open_page("english-phone", phone=True)  # the nav link keeps one line
+    english_phone.goto("/leagues")
+    english_phone.wait_for_selector("#lg-table")
+    assert english_phone.evaluate(
+        "document.querySelector('.topbar').getBoundingClientRect().height") <= ONE_LINE_HEADER
+    assert fits_the_phone(english_phone)
