@@ -239,3 +239,33 @@ async def test_a_club_league_is_entered_by_owners_and_played_by_members(live: Li
         details = (await http.get(f"/api/leagues/{league_id}",
                                   headers=bearer(member))).json()
         assert details["mine"] == [league["entrants"][0]["id"]]
+
+
+async def test_a_resigned_league_game_is_recorded_as_resigned(live: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
+        league, players = await player_league(http, 2)
+        (game,) = await schedule(http, league["id"])
+        by_entrant = {entrant_of(league, p): p for p in players}
+        table = Table(live.url, http, by_entrant[game["home"]], by_entrant[game["away"]],
+                      room_id=game["room_id"])
+        table.home, table.away = await table.connect("home"), await table.connect("away")
+        try:
+            for side in ("home", "away"):
+                joined = await http.post(f"/api/rooms/{game['room_id']}/join",
+                                         json={"side": side}, headers=table.auth(side))
+                assert joined.status_code == 200, joined.text
+            table.game_id = joined.json()["current_game_id"]
+            for _ in range(6):
+                assert await table.step() is not None
+            runs = (await table.latest_states())["home"]["view"]["runs"]
+            await table.client("away").send({"type": "resign", "id": "r1"})
+            reply = await table.client("away").next(lambda m: m.get("id") == "r1")
+            assert reply["type"] == "ack", reply
+            (after,) = await schedule(http, league["id"])
+            assert (after["status"], after["decided_by"], after["winner"]) == (
+                "final", "resign", game["home"])
+            assert (after["home_runs"], after["away_runs"]) == (runs["home"], runs["away"])
+            done = (await http.get(f"/api/leagues/{league['id']}")).json()
+            assert done["status"] == "finished" and done["champion"] == game["home"]
+        finally:
+            await table.close()
