@@ -1,4 +1,5 @@
-"""The ``bob`` command: serve, migrate, simulate, bots, ratings, analysis, games, codes."""
+"""The ``bob`` command: serve, migrate, simulate, bots, ratings, analysis, games, codes,
+leagues."""
 
 from __future__ import annotations
 
@@ -199,6 +200,32 @@ def _mint(args: argparse.Namespace) -> int:
     return 0
 
 
+def _leagues_decide(args: argparse.Namespace) -> int:
+    """Applies the leagues' deadline rule now (or at ``--now``) and moves leagues on to their
+    next stage; prints what it decided. Safe beside running servers (app/leagues/service.py)."""
+    import asyncio
+    from datetime import datetime
+
+    from app.db import Database
+    from app.leagues.service import decide
+    from app.settings import get_settings
+
+    async def run() -> dict[str, int]:
+        settings = get_settings()
+        database = Database(settings.database_url)
+        try:
+            async with database.session() as db:
+                now = datetime.fromisoformat(args.now) if args.now else None
+                counts = await decide(db, settings, now)
+                await db.commit()
+        finally:
+            await database.dispose()
+        return counts
+
+    print(json.dumps({"decided": asyncio.run(run())}))
+    return 0
+
+
 def _count(text: str) -> int:
     value = int(text)
     if not 1 <= value <= 100_000:
@@ -295,6 +322,17 @@ def build_parser() -> argparse.ArgumentParser:
     mint.add_argument("--edition", choices=sorted(EDITIONS), required=True)
     mint.add_argument("--count", type=_count, default=1)
     mint.set_defaults(func=_mint)
+
+    leagues = commands.add_parser("leagues", help="leagues and seasons (DATABASE_URL)")
+    leagues_commands = leagues.add_subparsers(dest="leagues_command", required=True)
+    decide = leagues_commands.add_parser(
+        "decide", help="apply the deadline rule to every game past its deadline and move "
+        "leagues to their next stage (the server does this by itself every "
+        "LEAGUE_TICK_SECONDS)",
+    )
+    decide.add_argument("--now", default=None,
+                        help="an ISO time with its offset to decide as of (tests, drills)")
+    decide.set_defaults(func=_leagues_decide)
 
     simulate = commands.add_parser("simulate", help="play games with a random legal policy")
     simulate.add_argument(

@@ -39,6 +39,9 @@ from app.games.hooks import GameEndHooks
 from app.games.ownership import LocalOwnership, Ownership, RedisOwnership
 from app.games.timers import TimerRunner
 from app.games.views import router as games_router
+from app.leagues.job import LeagueJob
+from app.leagues.service import result_recorder
+from app.leagues.views import router as leagues_router
 from app.matchmaking.views import router as play_now_router
 from app.metrics import Metrics
 from app.middleware import RejectBadText
@@ -66,11 +69,12 @@ def make_broadcaster(settings: Settings, metrics: Metrics) -> Broadcaster:
     return InProcessBroadcaster()
 
 
-def game_end_hooks() -> GameEndHooks:
+def game_end_hooks(settings: Settings) -> GameEndHooks:
     """What happens in the transaction that ends a game, besides the game's own write."""
     hooks = GameEndHooks()
     hooks.register("rooms.mark_finished", mark_finished)
     hooks.register("stats.rate_finished_game", rate_finished_game)
+    hooks.register("leagues.record_result", result_recorder(settings))
     return hooks
 
 
@@ -116,7 +120,7 @@ def create_app(
         )
         ctx.commands = CommandPath(
             settings=settings, db=ctx.db, catalog=ctx.catalog, broadcaster=ctx.broadcaster,
-            metrics=metrics, wake_timers=ctx.wake_timers, on_game_end=game_end_hooks(),
+            metrics=metrics, wake_timers=ctx.wake_timers, on_game_end=game_end_hooks(settings),
         )
         ctx.presence = Presence(ctx.db, settings.presence_heartbeat_seconds)
         ctx.sessions = OpenSessions(ctx.db, settings.presence_heartbeat_seconds)
@@ -132,7 +136,8 @@ def create_app(
                  asyncio.create_task(ctx.ownership.run_forever()),
                  asyncio.create_task(
                      AnalysisRefresher(ctx.db, settings.analysis_refresh_seconds).run_forever()
-                 )]
+                 ),
+                 asyncio.create_task(LeagueJob(ctx.db, settings).run_forever())]
         if run_timers:
             tasks.append(asyncio.create_task(TimerRunner(ctx).run_forever()))
         if tune_gc:
@@ -190,6 +195,7 @@ def create_app(
     app.include_router(rooms_router)
     app.include_router(play_now_router)
     app.include_router(games_router)
+    app.include_router(leagues_router)
     from app.stats.lobby import router as lobby_router  # ratings before a game, the lobby
     from app.stats.views import router as stats_router  # leaderboard, players, records, analysis
 

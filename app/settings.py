@@ -101,6 +101,11 @@ class Settings(BaseSettings):
     """How often the analysis tables are recomputed in a child process (``bob analysis
     refresh``; app/stats/baselines.py); 0 never (run the command yourself)."""
 
+    # Leagues
+    league_tick_seconds: float = Field(60.0, ge=0)
+    """How often one of the processes applies the leagues' deadline rule (``bob leagues
+    decide``; app/leagues/job.py); 0 never (run the command yourself)."""
+
     # Accounts
     max_device_sessions: int = Field(3, ge=1)
     command_retries: int = Field(5, ge=1)

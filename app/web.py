@@ -46,9 +46,16 @@ def _shell() -> HTMLResponse:
 @router.get("/lobby", include_in_schema=False)
 @router.get("/signin", include_in_schema=False)
 @router.get("/leaderboard", include_in_schema=False)
+@router.get("/leagues", include_in_schema=False)
 @router.get("/rules", include_in_schema=False)
 @router.get("/tutorial", include_in_schema=False)
 async def page() -> HTMLResponse:
+    return _shell()
+
+
+@router.get("/leagues/{league_id}", include_in_schema=False)
+async def league_shell(league_id: str) -> HTMLResponse:
+    """A league's page (static/js/pages/league.js on /api/leagues/{id})."""
     return _shell()
 
 

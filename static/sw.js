@@ -18,7 +18,7 @@ const SHELL = [
   "/static/js/fairness.js", "/static/js/games.js", "/static/js/i18n.js", "/static/js/korean.js",
   "/static/js/morph.js", "/static/js/nav.js", "/static/js/scroll.js", "/static/js/socket.js",
   "/static/js/sound.js", "/static/js/timeouts.js",
-  "/static/js/pages/game.js", "/static/js/pages/leaderboard.js", "/static/js/pages/lobby.js",
+  "/static/js/pages/game.js", "/static/js/pages/leaderboard.js", "/static/js/pages/leagues.js", "/static/js/pages/lobby.js",
   "/static/js/pages/player.js", "/static/js/pages/room.js", "/static/js/pages/rules.js",
   "/static/js/pages/signin.js",
   "/static/js/pages/tutorial.js",

@@ -122,6 +122,22 @@ ROWS: dict[tuple[str, str], Row] = {
     ("POST", "/api/play-now"): Row(signed_in(200), body=lambda w: {"kind": "dice-duel"}),
     ("GET", "/api/play-now"): Row(signed_in(200)),
     ("DELETE", "/api/play-now"): Row(signed_in(204)),
+    # leagues: reading is public (a bad token is still refused); every caller here is a guest,
+    # and guests may not create or enter leagues; the world's league is another account's
+    ("POST", "/api/leagues"): Row(signed_in((403, "guest")),
+                                  body=lambda w: {"name": f"L{uuid.uuid4().hex[:8]}",
+                                                  "kind": "dice-duel"}),
+    ("GET", "/api/leagues"): Row(every(200)),
+    ("GET", "/api/leagues/{league_id}"): Row((200, 200, 200, 200, 200, (401, "bad_token"))),
+    ("POST", "/api/leagues/{league_id}/entrants"): Row(signed_in((403, "guest")),
+                                                       body=lambda w: {}),
+    ("POST", "/api/leagues/{league_id}/start"): Row(signed_in((403, "not_creator"))),
+    ("GET", "/api/leagues/{league_id}/schedule"): Row(
+        (200, 200, 200, 200, 200, (401, "bad_token"))),
+    ("GET", "/api/leagues/{league_id}/standings"): Row(every(200)),
+    ("GET", "/api/leagues/{league_id}/leaders"): Row(every(200)),
+    ("GET", "/leagues"): Row(every(200)),
+    ("GET", "/leagues/{league_id}"): Row(every(200)),
     ("GET", "/api/games/{game_id}"): Row(every(200)),
     ("GET", "/api/games/{game_id}/pitches"): Row(every(200)),
     ("GET", "/api/games/{game_id}/events"): Row(
@@ -175,6 +191,8 @@ class World:
     tokens: dict[str, str | None]
     login_body: dict[str, str]
     member_name: str
+    league_id: str
+    """A forming player league an account outside the callers created."""
     secrets: dict[str, str]
     """Per side, a string only that side's members may see (dice-duel's ``secret``), read
     before any call changed a seat."""
@@ -200,6 +218,13 @@ async def make_world(url: str) -> World:
     assert out.status_code == 204
     login_body = {"name": f"l{uuid.uuid4().hex[:12]}", "password": "pw-123456"}
     assert (await http.post("/api/auth/register", json=login_body)).status_code == 201
+    organiser = (await http.post("/api/auth/register", json={
+        "name": f"o{uuid.uuid4().hex[:12]}", "password": "pw-123456"})).json()
+    league = await http.post(
+        "/api/leagues", json={"name": f"W{uuid.uuid4().hex[:12]}", "kind": "dice-duel",
+                              "entrant_type": "player"},
+        headers={"Authorization": f"Bearer {organiser['token']}"})
+    assert league.status_code == 201, league.text
     member = table.home_session if mover == "home" else table.away_session
     secrets = {side: states[side]["view"]["secret"] for side in ("home", "away")}
     return World(
@@ -207,13 +232,15 @@ async def make_world(url: str) -> World:
         tokens={"anonymous": None, "spectator": spectator["token"],
                 "other": table.token(other_side), "member": table.token(mover),
                 "stranger": stranger["token"], "revoked": revoked["token"]},
-        login_body=login_body, member_name=member["account"]["name"], secrets=secrets,
+        login_body=login_body, member_name=member["account"]["name"],
+        league_id=league.json()["id"], secrets=secrets,
     )
 
 
 def _path(template: str, world: World) -> str:
     return (template.replace("{room_id}", world.table.room_id)
             .replace("{game_id}", world.table.game_id)
+            .replace("{league_id}", world.league_id)
             .replace("{name}", world.member_name).replace("{game}", "base-on-board")
             .replace("{path:path}", "js/main.js"))
 

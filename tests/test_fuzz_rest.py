@@ -9,6 +9,7 @@ reached too."""
 from __future__ import annotations
 
 import asyncio
+import uuid
 from typing import Any
 
 import schemathesis
@@ -19,12 +20,13 @@ from sqlalchemy import func, select
 
 from app.accounts.models import Account, DeviceSession
 from app.db import Database
+from app.leagues.models import League, LeagueEntrant, LeagueGame
 from app.rooms.models import Room
 from app.seats.models import Seat
 from tests.support.live import LiveServer
 from tests.support.table import open_table
 
-COUNTED = (Account, DeviceSession, Room, Seat)
+COUNTED = (Account, DeviceSession, Room, Seat, League, LeagueEntrant, LeagueGame)
 EXAMPLES = 25
 
 
@@ -77,8 +79,16 @@ def _fuzz(operation: Any, live: LiveServer, token: str, real: dict[str, str]) ->
 async def test_no_input_breaks_the_api(live: LiveServer) -> None:
     table = await open_table(live.url, spectators=0)
     try:
+        organiser = (await table.http.post("/api/auth/register", json={
+            "name": f"fuzz{uuid.uuid4().hex[:10]}", "password": "pw-123456"})).json()
+        league = await table.http.post(
+            "/api/leagues", json={"name": f"Fuzz {uuid.uuid4().hex[:10]}", "kind": "dice-duel",
+                                  "entrant_type": "player"},
+            headers={"Authorization": f"Bearer {organiser['token']}"})
+        assert league.status_code == 201, league.text
         real = {"room_id": table.room_id, "game_id": table.game_id,
-                "name": table.home_session["account"]["name"], "game": "base-on-board"}
+                "name": table.home_session["account"]["name"], "game": "base-on-board",
+                "league_id": league.json()["id"]}
         schema = schemathesis.openapi.from_url(f"{live.url}/openapi.json")
         operations = [result.ok() for result in schema.get_all_operations()]
         assert len(operations) > 30

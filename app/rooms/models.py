@@ -36,6 +36,9 @@ class Room(Base):
     clubs: Mapped[dict[str, Any] | None] = mapped_column(JsonColumn)
     """``{"home": club_id, "away": club_id}`` (either may be absent) when a side plays for a
     club: only that club's members may sit on it."""
+    reserved: Mapped[dict[str, Any] | None] = mapped_column(JsonColumn)
+    """``{"home": [account_id, ...], "away": [...]}`` when a side is kept for certain accounts
+    (a player league's scheduled game): only they may sit on it (``rooms.service.admit``)."""
     rematch_offer: Mapped[dict[str, Any] | None] = mapped_column(JsonColumn)
     """``{"side", "by", "at"}`` while one side offers a rematch the other has not accepted."""
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

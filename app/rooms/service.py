@@ -16,6 +16,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import Account
+from app.clubs.models import ClubMember
 from app.db import utcnow
 from app.editions.service import require_edition
 from app.engine_catalog import EngineCatalog
@@ -142,6 +143,21 @@ def _check_invite(room: Room, side: str, invite: str | None) -> None:
         raise ApiError("bad_invite", "that invitation is not for this side of this room", 403)
 
 
+async def admit(db: AsyncSession, room: Room, account: Account, side: str) -> None:
+    """Who may sit on ``side`` at all, whatever the seat rules: the accounts the side is
+    reserved for (a player league's game), and the members of the club the side plays for
+    (``room.clubs``). Kept in one function so the clubs' and the leagues' rules are checked in
+    one place; refusals are ``403 side_reserved`` / ``403 not_club_member``."""
+    reserved = (room.reserved or {}).get(side)
+    if reserved is not None and account.id not in reserved:
+        raise ApiError("side_reserved", f"this room's {side} side is kept for its league "
+                       "entrant", 403)
+    club_id = (room.clubs or {}).get(side)
+    if club_id is not None and await db.get(ClubMember, (club_id, account.id)) is None:
+        raise ApiError("not_club_member", f"the {side} side plays for a club you are not a "
+                       "member of", 403)
+
+
 async def join(
     db: AsyncSession, catalog: EngineCatalog, room: Room, account: Account, side: str,
     invite: str | None = None,
@@ -155,6 +171,7 @@ async def join(
     """
     if side == seat_side(room.computer):
         raise ApiError("computer_side", "the computer plays that side in this solo room", 409)
+    await admit(db, room, account, side)
     seat = await db.scalar(
         select(Seat).where(Seat.room_id == room.id, Seat.account_id == account.id)
     )
