@@ -16,6 +16,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import Account
+from app.clubs import seating
 from app.db import utcnow
 from app.editions.service import require_edition
 from app.engine_catalog import EngineCatalog
@@ -62,11 +63,15 @@ async def create_room(
         edition = edition_needed(body.kind, options)
         if edition is not None:
             await require_edition(db, account.id, edition)
+    seat_computer = computer_seat(options, chosen)
+    wanted = body.clubs.model_dump() if body.clubs is not None else {}
+    clubs, club_rows = await seating.room_clubs(db, account.id, wanted, seat_computer is not None)
     room = Room(
         id=secrets.token_urlsafe(9), kind=body.kind, options=options,
-        teams=body.options.teams(), invites=new_invites(),
+        teams=seating.team_defaults(club_rows, body.options.teams()), invites=new_invites(),
+        clubs=clubs or None,
         timers=timers, private=body.private, status="open",
-        computer=computer_seat(options, chosen),
+        computer=seat_computer,
         created_by=account.id, created_at=utcnow(), games_played=0,
     )
     db.add(room)
@@ -155,6 +160,7 @@ async def join(
     """
     if side == seat_side(room.computer):
         raise ApiError("computer_side", "the computer plays that side in this solo room", 409)
+    await seating.check_seat(db, room.clubs, side, account.id)
     seat = await db.scalar(
         select(Seat).where(Seat.room_id == room.id, Seat.account_id == account.id)
     )
@@ -202,6 +208,7 @@ async def _start(
         timers=room.timers, players=[(s.account_id, s.side) for s in seats if s.left_at is None],
         computer=room.computer,
     ))
+    seating.write_game_clubs(db, game.id, room.clubs)
     room.current_game_id = game.id
     room.games_played += 1
     room.status = "live"
@@ -255,10 +262,13 @@ def _other(side: str) -> str:
 
 def swap_sides(room: Room, seats: list[Seat]) -> None:
     """Home becomes away and away home: every seated member, the team names and colours, the
-    invitations (each team keeps its own link) and, in solo play, the computer's side."""
+    invitations (each team keeps its own link), the clubs and, in solo play, the computer's
+    side."""
     for seat in seats:
         seat.side = _other(seat.side)
     room.invites = {_other(side): token for side, token in (room.invites or {}).items()}
+    if room.clubs:
+        room.clubs = {_other(side): club for side, club in room.clubs.items()}
     teams = {}
     for key, value in (room.teams or {}).items():
         side, _, rest = key.partition("_")
