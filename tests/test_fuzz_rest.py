@@ -9,6 +9,7 @@ reached too."""
 from __future__ import annotations
 
 import asyncio
+import uuid
 from typing import Any
 
 import schemathesis
@@ -18,13 +19,14 @@ from schemathesis import GenerationMode
 from sqlalchemy import func, select
 
 from app.accounts.models import Account, DeviceSession
+from app.clubs.models import Club, ClubInvite, ClubMember
 from app.db import Database
 from app.rooms.models import Room
 from app.seats.models import Seat
 from tests.support.live import LiveServer
 from tests.support.table import open_table
 
-COUNTED = (Account, DeviceSession, Room, Seat)
+COUNTED = (Account, DeviceSession, Room, Seat, Club, ClubMember, ClubInvite)
 EXAMPLES = 25
 
 
@@ -77,8 +79,17 @@ def _fuzz(operation: Any, live: LiveServer, token: str, real: dict[str, str]) ->
 async def test_no_input_breaks_the_api(live: LiveServer) -> None:
     table = await open_table(live.url, spectators=0)
     try:
+        owner = (await table.http.post("/api/auth/register", json={
+            "name": f"f{uuid.uuid4().hex[:12]}", "password": "pw-123456"})).json()
+        club = await table.http.post(
+            "/api/clubs", json={"name": f"fuzz {uuid.uuid4().hex[:8]}",
+                                "code": uuid.uuid4().hex[:4].upper()},
+            headers={"Authorization": f"Bearer {owner['token']}"})
+        assert club.status_code == 201, club.text
         real = {"room_id": table.room_id, "game_id": table.game_id,
-                "name": table.home_session["account"]["name"], "game": "base-on-board"}
+                "name": table.home_session["account"]["name"], "game": "base-on-board",
+                "ref": club.json()["code"], "account_id": owner["account"]["id"],
+                "code": club.json()["code"]}
         schema = schemathesis.openapi.from_url(f"{live.url}/openapi.json")
         operations = [result.ok() for result in schema.get_all_operations()]
         assert len(operations) > 30

@@ -20,7 +20,6 @@ from app.clubs.schemas import (
     MyClub,
 )
 from app.deps import CurrentAccount, Db, MaybeAccount
-from app.validation import check_text
 
 router = APIRouter(prefix="/api/clubs", tags=["clubs"])
 
@@ -56,8 +55,6 @@ async def search(
     limit: int = Query(20, ge=1, le=100), offset: int = Query(0, ge=0, le=10_000),
 ) -> ClubList:
     """Clubs by name, one page at a time."""
-    if q is not None:
-        check_text(q)
     rows, total = await service.search(db, q, limit, offset)
     return ClubList(
         clubs=[ClubListItem(**brief(c).model_dump(), members=n, created_at=c.created_at)
