@@ -1,11 +1,15 @@
 """A club's page in a few SQL statements: record, runs, batting and pitching lines per pool,
 ratings and recent games.
 
-The lines are the player pages' aggregates (:func:`app.stats.queries.side_stat_columns`,
-:func:`~app.stats.queries.side_steal_columns`) with the side taken from ``game_clubs``
-instead of ``game_player``: the club's games come from the ``ix_game_clubs_club`` index, their
-pitch rows by ``game_id``, and nothing per game or per pitch comes into Python. A game counts
-when it is ``finished`` and the club played a side of it (against a club or a pick-up side).
+The lines count what the player pages count, with the side taken from ``game_clubs`` instead
+of ``game_player``: the club's games come from the ``ix_game_clubs_club`` index, their pitch
+rows from ``ix_pitch_game_stats`` (index-only on PostgreSQL). The database groups the pitch rows
+by pool, side at bat and plate-appearance result (a few dozen rows, never one per game or per
+pitch); :func:`_fold` turns those into the counting stats by the box score's own sets (hits,
+strikeouts, not-at-bats) and :func:`app.stats.queries.stat_lines` into the same lines a player
+page shows. SB / CS are the player query's expressions
+(:func:`app.stats.queries.side_steal_columns`). A game counts when it is ``finished`` and the club
+played a side of it (against a club or a pick-up side).
 """
 
 from __future__ import annotations
@@ -13,29 +17,93 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app.clubs.models import Club, ClubRating, GameClub
 from app.games.models import Game, Pitch, PitchPlay
 from app.stats import queries, ratings
+from app.stats.boxscore import HITS, NOT_AT_BAT, STRIKEOUTS
 
 RECENT = 20
 
 
 @cache
-def _lines_query() -> Any:
-    columns = queries.side_stat_columns(GameClub.side)
+def _record_query() -> Any:
+    """Games, wins and ties per pool: the club's ``game_clubs`` rows and their games only."""
     pool = queries.pool_column()
+    winner = Game.result["winner"].as_string()
     return (
-        select(pool.label("pool"), *(c.label(k) for k, c in columns.items()))
+        select(pool.label("pool"), func.count().label("games"),
+               func.count(case((winner == GameClub.side, 1))).label("wins"),
+               func.count(case((winner.is_(None), 1))).label("ties"))
         .select_from(GameClub)
         .join(Game, Game.id == GameClub.game_id)
-        .outerjoin(Pitch, Pitch.game_id == GameClub.game_id)
         .where(GameClub.club_id == bindparam("club_id"), Game.status == "finished")
         .group_by(pool)
     )
+
+
+@cache
+def _pitches_query() -> Any:
+    """The club's pitch rows counted per pool, by whether the club was at bat, and by plate
+    appearance result: a few dozen rows, folded into lines by :func:`_fold`. Grouping first
+    keeps the per-row work to a handful of sums (about four times faster on PostgreSQL than
+    one CASE per counting stat per row)."""
+    pool = queries.pool_column()
+    batting = (Pitch.offense == GameClub.side).label("batting")
+    outs = Pitch.outs_after - Pitch.outs
+    return (
+        select(pool.label("pool"), batting, Pitch.pa_result, func.count().label("n"),
+               func.sum(Pitch.runs).label("runs"), func.sum(Pitch.rbi).label("rbi"),
+               func.count(case((Pitch.thrown, 1))).label("thrown"),
+               func.count(case((Pitch.strike, 1))).label("strikes"),
+               func.sum(case((outs > 0, outs), else_=0)).label("outs"))
+        .select_from(GameClub)
+        .join(Game, Game.id == GameClub.game_id)
+        .join(Pitch, Pitch.game_id == GameClub.game_id)
+        .where(GameClub.club_id == bindparam("club_id"), Game.status == "finished")
+        .group_by(pool, batting, Pitch.pa_result)
+    )
+
+
+_RESULTS = {"doubles": "2B", "triples": "3B", "hr": "HR", "bb": "BB", "hbp": "HBP", "sf": "SF",
+            "sac": "SAC", "ci": "CI", "roe": "E"}
+"""Counting stats that are one plate appearance result (the player query's ``pa == ...``)."""
+
+
+def _fold(v: dict[str, int], row: Any) -> None:
+    """Adds one grouped row to the counting stats, by the sets the box score and the player
+    query count with (:mod:`app.stats.boxscore`)."""
+    n, pa = int(row.n), row.pa_result
+    runs = int(row.runs or 0)
+    if row.batting:
+        v["runs_for"] += runs
+        v["r"] += runs
+        v["rbi"] += int(row.rbi or 0)
+        if pa is None:
+            return
+        v["pa"] += n
+        v["ab"] += n if pa not in NOT_AT_BAT else 0
+        v["h"] += n if pa in HITS else 0
+        v["k"] += n if pa in STRIKEOUTS else 0
+        for key, code in _RESULTS.items():
+            v[key] += n if pa == code else 0
+        return
+    v["runs_against"] += runs
+    v["p_r"] += runs
+    v["p_pitches"] += int(row.thrown)
+    v["p_strikes"] += int(row.strikes)
+    v["p_outs"] += int(row.outs or 0)
+    if pa is None:
+        return
+    v["p_bf"] += n
+    v["p_k"] += n if pa in STRIKEOUTS else 0
+    v["p_h"] += n if pa in HITS else 0
+    v["p_bb"] += n if pa == "BB" else 0
+    v["p_hbp"] += n if pa == "HBP" else 0
+    v["p_hr"] += n if pa == "HR" else 0
 
 
 @cache
@@ -56,15 +124,20 @@ async def pool_lines(db: AsyncSession, club_id: str) -> dict[str, dict[str, Any]
     """Per pool the club played: record, runs, batting and pitching lines, and its rating
     (``None`` until a club-against-club game of that pool rated it)."""
     params = {"club_id": club_id}
-    found = {row.pool: row for row in (await db.execute(_lines_query(), params)).all()}
+    found: dict[str, dict[str, int]] = {}
+    for row in (await db.execute(_record_query(), params)).all():
+        values = dict.fromkeys(queries.STAT_KEYS, 0)
+        values.update(games=int(row.games), wins=int(row.wins), ties=int(row.ties))
+        found[row.pool] = values
+    for row in (await db.execute(_pitches_query(), params)).all():
+        _fold(found.setdefault(row.pool, dict.fromkeys(queries.STAT_KEYS, 0)), row)
     steals = {row.pool: (int(row.sb), int(row.cs))
               for row in (await db.execute(_steals_query(), params)).all()}
     rated = {row.pool: ratings.Rating(row.mu, row.sigma, row.games, row.last_played)
              for row in await db.scalars(select(ClubRating).where(ClubRating.club_id == club_id))}
     out: dict[str, dict[str, Any]] = {}
     for pool in sorted(set(found) | set(rated)):
-        row = found.get(pool)
-        values = {k: int(row._mapping[k]) if row is not None else 0 for k in queries.STAT_KEYS}
+        values = found.get(pool) or dict.fromkeys(queries.STAT_KEYS, 0)
         sb, cs = steals.get(pool, (0, 0))
         rating = rated.get(pool)
         out[pool] = {"pool": pool, **queries.stat_lines(values, sb, cs),

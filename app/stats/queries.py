@@ -85,20 +85,13 @@ def _pool_column() -> ColumnElement[str]:
 
 
 def _stat_columns() -> dict[str, ColumnElement[int]]:
-    return side_stat_columns(GamePlayer.side)
-
-
-def side_stat_columns(side: Any) -> dict[str, ColumnElement[int]]:
-    """Games, W/L/T, runs, batting and pitching aggregates of the side ``side`` names (a
-    column of a row joined to ``game`` and, outer, to its ``pitch`` rows): the player pages
-    use ``game_player.side``, the club pages ``game_clubs.side``, so both count alike."""
-    bat = Pitch.offense == side
-    pit = Pitch.defense == side
+    bat = Pitch.offense == GamePlayer.side
+    pit = Pitch.defense == GamePlayer.side
     pa = Pitch.pa_result
     winner = Game.result["winner"].as_string()
     return {
         "games": func.count(Game.id.distinct()),
-        "wins": func.count(case((winner == side, Game.id)).distinct()),
+        "wins": func.count(case((winner == GamePlayer.side, Game.id)).distinct()),
         "ties": func.count(case((winner.is_(None), Game.id)).distinct()),
         "runs_for": _sum(bat, Pitch.runs), "runs_against": _sum(pit, Pitch.runs),
         # batting (the account's side at bat)
@@ -122,8 +115,10 @@ def side_stat_columns(side: Any) -> dict[str, ColumnElement[int]]:
 
 
 _STAT_KEYS = tuple(_stat_columns())
+BATTING_KEYS = ("pa", "ab", "h", "doubles", "triples", "hr", "bb", "hbp", "k", "r", "rbi", "sf",
+            "sac", "ci", "roe")
 STAT_KEYS = _STAT_KEYS
-"""The keys of :func:`side_stat_columns`, in order."""
+"""The keys of the counting stats :func:`stat_lines` reads, in order."""
 
 
 def pool_column() -> ColumnElement[str]:
@@ -140,8 +135,9 @@ def side_steal_columns(side: Any) -> dict[str, ColumnElement[int]]:
 
 
 def stat_lines(v: Mapping[str, int], sb: int, cs: int) -> dict[str, Any]:
-    """Record, runs, batting and pitching lines from the :func:`side_stat_columns` values of
-    one row (losses are what is neither a win nor a tie)."""
+    """Record, runs, batting and pitching lines from the counting stats of :data:`STAT_KEYS`
+    (one row of the player query, or the club page's fold; losses are what is neither a win
+    nor a tie)."""
     batting = BattingLine(**{k: v[k] for k in BATTING_KEYS}, sb=sb, cs=cs).to_json()
     pitching = PitchingLine(**{k[2:]: v[k] for k in STAT_KEYS if k.startswith("p_")})
     return {
@@ -150,8 +146,6 @@ def stat_lines(v: Mapping[str, int], sb: int, cs: int) -> dict[str, Any]:
         "runs_for": v["runs_for"], "runs_against": v["runs_against"],
         "batting": batting, "pitching": pitching.to_json(),
     }
-BATTING_KEYS = ("pa", "ab", "h", "doubles", "triples", "hr", "bb", "hbp", "k", "r", "rbi", "sf",
-            "sac", "ci", "roe")
 
 
 @cache
