@@ -177,7 +177,9 @@ async def test_members_owners_and_leaving(http: httpx.AsyncClient) -> None:
           404, "not_member")
     error(await http.delete(f"/api/clubs/{ref}/members/nobody", headers=auth(owner)),
           404, "not_member")
-    assert len(await roster(http, club)) == 3
+    assert await roster(http, club) == {owner["account"]["name"]: "owner",
+                                        member["account"]["name"]: "member",
+                                        third["account"]["name"]: "member"}
 
     # An owner removes a member; a member leaves; not-a-member cannot leave.
     assert (await http.delete(f"/api/clubs/{ref}/members/{third_id}",
