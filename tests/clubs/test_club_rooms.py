@@ -191,3 +191,21 @@ async def test_club_game_is_recorded_rated_swapped_and_rebuilt(live: LiveServer)
     assert json.loads(printed.stdout)["clubs"]["dice-duel"] == len(before["dice-duel"])
     assert await in_db(live.database_url, club_ratings.rebuild) == before
     assert after["dice-duel"][clubs["home"]["id"]].games == 1
+
+
+async def test_a_club_against_a_pickup_side_counts_but_is_not_rated(live: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
+        home, away = await register(http), await register(http)
+        club = await make_club(http, home)
+    table = await club_table(live.url, home, away, {"home": club["id"]})
+    try:
+        assert await game_clubs(live.database_url, table.game_id) == {"home": club["id"]}
+        await finish(table)
+        page = (await table.http.get(f"/api/clubs/{club['id']}")).json()
+        assert page["record"]["games"] == 1
+        assert page["pools"]["dice-duel"]["rating"] is None
+        assert page["recent"][0]["opponent"] is None
+        stored = await in_db(live.database_url, club_ratings.stored)
+        assert club["id"] not in stored.get("dice-duel", {})
+    finally:
+        await table.close()

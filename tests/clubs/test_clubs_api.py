@@ -3,6 +3,7 @@ changes nothing."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -193,3 +194,21 @@ async def test_members_owners_and_leaving(http: httpx.AsyncClient) -> None:
     assert (await http.post(f"/api/clubs/{ref}/leave", headers=auth(owner))).status_code == 204
     assert await roster(http, club) == {member["account"]["name"]: "owner"}
     error(await http.post(f"/api/clubs/{ref}/leave", headers=auth(member)), 409, "last_owner")
+
+
+async def test_two_owners_removing_each_other_at_once_leave_one(http: httpx.AsyncClient) -> None:
+    for _ in range(3):
+        first, second = await register(http), await register(http)
+        club = await make_club(http, first)
+        await add_member(http, club, first, second)
+        promoted = await http.post(
+            f"/api/clubs/{club['id']}/members/{second['account']['id']}/promote",
+            headers=auth(first))
+        assert promoted.status_code == 200
+        answers = await asyncio.gather(*(
+            http.delete(f"/api/clubs/{club['id']}/members/{b['account']['id']}", headers=auth(a))
+            for a, b in ((first, second), (second, first))))
+        codes = sorted(r.status_code for r in answers)
+        assert codes[0] == 204 and codes[1] in (403, 409), [r.text for r in answers]
+        left = await roster(http, club)
+        assert list(left.values()) == ["owner"], left
