@@ -108,20 +108,25 @@ def parse_think_ms(text: str) -> tuple[float, float]:
 def _ratings(args: argparse.Namespace) -> int:
     import asyncio
 
+    from app.clubs.ratings import rebuild as rebuild_clubs
     from app.db import Database
     from app.settings import get_settings
     from app.stats.store import rebuild
 
-    async def run() -> dict[str, int]:
+    async def run() -> tuple[dict[str, int], dict[str, int]]:
         database = Database(get_settings().database_url)
         try:
             async with database.session() as db:
                 pools = await rebuild(db)
+            async with database.session() as db:
+                clubs = await rebuild_clubs(db)
         finally:
             await database.dispose()
-        return {pool: len(table) for pool, table in sorted(pools.items())}
+        return ({pool: len(table) for pool, table in sorted(pools.items())},
+                {pool: len(table) for pool, table in sorted(clubs.items())})
 
-    print(json.dumps({"rebuilt": asyncio.run(run())}))
+    players, clubs = asyncio.run(run())
+    print(json.dumps({"rebuilt": players, "clubs": clubs}))
     return 0
 
 

@@ -20,6 +20,8 @@ from starlette.exceptions import HTTPException
 
 from app import collector
 from app.accounts.views import router as accounts_router
+from app.clubs.ratings import rate_club_game
+from app.clubs.views import router as clubs_router
 from app.context import ServerContext
 from app.db import Database
 from app.deps import Address
@@ -75,6 +77,7 @@ def game_end_hooks(settings: Settings) -> GameEndHooks:
     hooks.register("rooms.mark_finished", mark_finished)
     hooks.register("stats.rate_finished_game", rate_finished_game)
     hooks.register("leagues.record_result", result_recorder(settings))
+    hooks.register("clubs.rate_club_game", rate_club_game)
     return hooks
 
 
@@ -193,6 +196,7 @@ def create_app(
     app.include_router(accounts_router)
     app.include_router(editions_router)
     app.include_router(rooms_router)
+    app.include_router(clubs_router)
     app.include_router(play_now_router)
     app.include_router(games_router)
     app.include_router(leagues_router)

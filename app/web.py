@@ -94,6 +94,16 @@ async def player_page(name: str) -> HTMLResponse:
     return _shell()
 
 
+@router.get("/clubs", include_in_schema=False)
+async def clubs_page() -> HTMLResponse:
+    return _shell()
+
+
+@router.get("/clubs/{code}", include_in_schema=False)
+async def club_page(code: str) -> HTMLResponse:
+    return _shell()
+
+
 @router.get("/games/{game_id}", include_in_schema=False)
 async def game_page(game_id: str) -> HTMLResponse:
     return _shell()

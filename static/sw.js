@@ -6,7 +6,7 @@
 // The shell is fetched from the network first and the stored copy is used only when the
 // network fails, so a new version of the site is seen on the next load; the fonts never
 // change and are taken from the store first.
-const CACHE = "shell-v2";
+const CACHE = "shell-v3";
 const FONTS = ["/static/fonts/noto-sans-kr-regular.woff2", "/static/fonts/noto-sans-kr-bold.woff2"];
 const SHELL = [
   "/", "/manifest.webmanifest", "/static/css/app.css",
@@ -20,7 +20,7 @@ const SHELL = [
   "/static/js/sound.js", "/static/js/timeouts.js",
   "/static/js/pages/game.js", "/static/js/pages/leaderboard.js", "/static/js/pages/leagues.js", "/static/js/pages/lobby.js",
   "/static/js/pages/player.js", "/static/js/pages/room.js", "/static/js/pages/rules.js",
-  "/static/js/pages/signin.js",
+  "/static/js/pages/signin.js", "/static/js/pages/clubs.js",
   "/static/js/pages/tutorial.js",
   "/static/js/tables/bob.js", "/static/js/tables/common.js", "/static/js/tables/ninth.js",
   "/static/tutorials/base-on-board.json", "/static/tutorials/bottom-of-the-9th.json",

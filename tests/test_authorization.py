@@ -117,6 +117,24 @@ ROWS: dict[tuple[str, str], Row] = {
         signed_in((409, "game_live"), spectator=(403, "not_seated"),
                   stranger=(403, "not_seated"))),
     ("GET", "/api/rooms/{room_id}/presence"): Row(every(200)),
+    # clubs: every caller here is a guest and none is in the world's club (its owner is the
+    # registered account of login_body)
+    ("POST", "/api/clubs"): Row(signed_in((403, "guest")), body=lambda w: {
+        "name": f"c{uuid.uuid4().hex[:12]}", "code": "ZZ"}),
+    ("GET", "/api/clubs"): Row(every(200)),
+    ("GET", "/api/clubs/mine"): Row(signed_in(200)),
+    ("GET", "/api/clubs/invitations"): Row(signed_in(200)),
+    ("GET", "/api/clubs/{ref}"): Row((200, 200, 200, 200, 200, (401, "bad_token"))),
+    ("GET", "/api/clubs/{ref}/invites"): Row(signed_in((403, "owner_only"))),
+    ("POST", "/api/clubs/{ref}/invites"): Row(
+        signed_in((403, "owner_only")), body=lambda w: {"name": w.member_name}),
+    ("DELETE", "/api/clubs/{ref}/invites/{account_id}"): Row(signed_in((403, "owner_only"))),
+    ("POST", "/api/clubs/{ref}/accept"): Row(signed_in((404, "no_invite"))),
+    ("POST", "/api/clubs/{ref}/decline"): Row(signed_in((404, "no_invite"))),
+    ("POST", "/api/clubs/{ref}/leave"): Row(signed_in((404, "not_member"))),
+    ("DELETE", "/api/clubs/{ref}/members/{account_id}"): Row(signed_in((403, "owner_only"))),
+    ("POST", "/api/clubs/{ref}/members/{account_id}/promote"): Row(
+        signed_in((403, "owner_only"))),
     # play now: every caller here is a guest, which may play now (unrated); callers after the
     # first signed-in one may be paired with it, and both answers are 200
     ("POST", "/api/play-now"): Row(signed_in(200), body=lambda w: {"kind": "dice-duel"}),
@@ -171,6 +189,8 @@ ROWS: dict[tuple[str, str], Row] = {
     ("GET", "/rooms/{room_id}"): Row(every(200)),
     ("GET", "/players/{name}"): Row(every(200)),
     ("GET", "/games/{game_id}"): Row(every(200)),
+    ("GET", "/clubs"): Row(every(200)),
+    ("GET", "/clubs/{code}"): Row(every(200)),
     ("GET", "/static/{path:path}"): Row(every(200)),
     ("WS", "/ws/rooms/{room_id}"): Row(every(101)),  # the socket matrix below
 }
@@ -196,6 +216,9 @@ class World:
     secrets: dict[str, str]
     """Per side, a string only that side's members may see (dice-duel's ``secret``), read
     before any call changed a seat."""
+    club: str = ""
+    """The code of a club owned by the registered account of ``login_body``."""
+    club_owner: str = ""
 
     def headers(self, caller: str) -> dict[str, str]:
         token = self.tokens[caller]
@@ -217,7 +240,14 @@ async def make_world(url: str) -> World:
                           headers={"Authorization": f"Bearer {revoked['token']}"})
     assert out.status_code == 204
     login_body = {"name": f"l{uuid.uuid4().hex[:12]}", "password": "pw-123456"}
-    assert (await http.post("/api/auth/register", json=login_body)).status_code == 201
+    registered = await http.post("/api/auth/register", json=login_body)
+    assert registered.status_code == 201
+    owner = registered.json()
+    club = await http.post(
+        "/api/clubs", json={"name": f"club {uuid.uuid4().hex[:8]}",
+                            "code": uuid.uuid4().hex[:4].upper()},
+        headers={"Authorization": f"Bearer {owner['token']}"})
+    assert club.status_code == 201, club.text
     organiser = (await http.post("/api/auth/register", json={
         "name": f"o{uuid.uuid4().hex[:12]}", "password": "pw-123456"})).json()
     league = await http.post(
@@ -234,6 +264,7 @@ async def make_world(url: str) -> World:
                 "stranger": stranger["token"], "revoked": revoked["token"]},
         login_body=login_body, member_name=member["account"]["name"],
         league_id=league.json()["id"], secrets=secrets,
+        club=club.json()["code"], club_owner=owner["account"]["id"],
     )
 
 
@@ -242,7 +273,9 @@ def _path(template: str, world: World) -> str:
             .replace("{game_id}", world.table.game_id)
             .replace("{league_id}", world.league_id)
             .replace("{name}", world.member_name).replace("{game}", "base-on-board")
-            .replace("{path:path}", "js/main.js"))
+            .replace("{path:path}", "js/main.js")
+            .replace("{ref}", world.club).replace("{code}", world.club)
+            .replace("{account_id}", world.club_owner))
 
 
 def _check_secrets(world: World, caller: str, text: str, where: str) -> None:

@@ -19,6 +19,7 @@ from schemathesis import GenerationMode
 from sqlalchemy import func, select
 
 from app.accounts.models import Account, DeviceSession
+from app.clubs.models import Club, ClubInvite, ClubMember
 from app.db import Database
 from app.leagues.models import League, LeagueEntrant, LeagueGame
 from app.rooms.models import Room
@@ -26,7 +27,8 @@ from app.seats.models import Seat
 from tests.support.live import LiveServer
 from tests.support.table import open_table
 
-COUNTED = (Account, DeviceSession, Room, Seat, League, LeagueEntrant, LeagueGame)
+COUNTED = (Account, DeviceSession, Room, Seat, Club, ClubMember, ClubInvite, League,
+           LeagueEntrant, LeagueGame)
 EXAMPLES = 25
 
 
@@ -86,9 +88,18 @@ async def test_no_input_breaks_the_api(live: LiveServer) -> None:
                                   "entrant_type": "player"},
             headers={"Authorization": f"Bearer {organiser['token']}"})
         assert league.status_code == 201, league.text
+        owner = (await table.http.post("/api/auth/register", json={
+            "name": f"f{uuid.uuid4().hex[:12]}", "password": "pw-123456"})).json()
+        club = await table.http.post(
+            "/api/clubs", json={"name": f"fuzz {uuid.uuid4().hex[:8]}",
+                                "code": uuid.uuid4().hex[:4].upper()},
+            headers={"Authorization": f"Bearer {owner['token']}"})
+        assert club.status_code == 201, club.text
         real = {"room_id": table.room_id, "game_id": table.game_id,
                 "name": table.home_session["account"]["name"], "game": "base-on-board",
-                "league_id": league.json()["id"]}
+                "league_id": league.json()["id"],
+                "ref": club.json()["code"], "account_id": owner["account"]["id"],
+                "code": club.json()["code"]}
         schema = schemathesis.openapi.from_url(f"{live.url}/openapi.json")
         operations = [result.ok() for result in schema.get_all_operations()]
         assert len(operations) > 30

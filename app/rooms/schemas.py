@@ -82,6 +82,16 @@ class ComputerSeat(ApiModel):
     level: Literal["easy", "normal", "hard"] = "normal"
 
 
+class RoomClubs(ApiModel):
+    """The club each side plays for (club id or code); a side without one is a pick-up side
+    anyone may join."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    home: str | None = Field(None, min_length=1, max_length=32)
+    away: str | None = Field(None, min_length=1, max_length=32)
+
+
 class RoomCreate(ApiModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -92,6 +102,9 @@ class RoomCreate(ApiModel):
     side: SideName | None = Field(None, description="Seat the creator on this side")
     computer: ComputerSeat | None = Field(
         None, description="Play against the computer: its side and level (unrated)")
+    clubs: RoomClubs | None = Field(
+        None, description="Club against club, or a club against a pick-up side: only a "
+        "club's members may sit on its side; the creator must be in one of the clubs")
 
 
 class JoinRequest(ApiModel):
@@ -142,6 +155,9 @@ class RoomOut(BaseModel):
     rematch_offer: SideName | None = Field(
         None, description="The side that offered a rematch the other has not accepted yet"
     )
+    clubs: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Side → {id, name, code, colors} of the club it plays for")
     description: str = Field(
         "", description="Notes for the lobby, e.g. 'fast play' when that option is on"
     )

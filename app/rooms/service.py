@@ -16,7 +16,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import Account
-from app.clubs.models import ClubMember
+from app.clubs import seating
 from app.db import utcnow
 from app.editions.service import require_edition
 from app.engine_catalog import EngineCatalog
@@ -63,11 +63,15 @@ async def create_room(
         edition = edition_needed(body.kind, options)
         if edition is not None:
             await require_edition(db, account.id, edition)
+    seat_computer = computer_seat(options, chosen)
+    wanted = body.clubs.model_dump() if body.clubs is not None else {}
+    clubs, club_rows = await seating.room_clubs(db, account.id, wanted, seat_computer is not None)
     room = Room(
         id=secrets.token_urlsafe(9), kind=body.kind, options=options,
-        teams=body.options.teams(), invites=new_invites(),
+        teams=seating.team_defaults(club_rows, body.options.teams()), invites=new_invites(),
+        clubs=clubs or None,
         timers=timers, private=body.private, status="open",
-        computer=computer_seat(options, chosen),
+        computer=seat_computer,
         created_by=account.id, created_at=utcnow(), games_played=0,
     )
     db.add(room)
@@ -152,10 +156,7 @@ async def admit(db: AsyncSession, room: Room, account: Account, side: str) -> No
     if reserved is not None and account.id not in reserved:
         raise ApiError("side_reserved", f"this room's {side} side is kept for its league "
                        "entrant", 403)
-    club_id = (room.clubs or {}).get(side)
-    if club_id is not None and await db.get(ClubMember, (club_id, account.id)) is None:
-        raise ApiError("not_club_member", f"the {side} side plays for a club you are not a "
-                       "member of", 403)
+    await seating.check_seat(db, room.clubs, side, account.id)
 
 
 async def join(
@@ -219,6 +220,7 @@ async def _start(
         timers=room.timers, players=[(s.account_id, s.side) for s in seats if s.left_at is None],
         computer=room.computer,
     ))
+    seating.write_game_clubs(db, game.id, room.clubs)
     room.current_game_id = game.id
     room.games_played += 1
     room.status = "live"
@@ -272,10 +274,13 @@ def _other(side: str) -> str:
 
 def swap_sides(room: Room, seats: list[Seat]) -> None:
     """Home becomes away and away home: every seated member, the team names and colours, the
-    invitations (each team keeps its own link) and, in solo play, the computer's side."""
+    invitations (each team keeps its own link), the clubs and, in solo play, the computer's
+    side."""
     for seat in seats:
         seat.side = _other(seat.side)
     room.invites = {_other(side): token for side, token in (room.invites or {}).items()}
+    if room.clubs:
+        room.clubs = {_other(side): club for side, club in room.clubs.items()}
     teams = {}
     for key, value in (room.teams or {}).items():
         side, _, rest = key.partition("_")

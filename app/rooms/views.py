@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import Account
+from app.clubs.seating import briefs
 from app.context import ServerContext
 from app.db import utcnow
 from app.deps import Address, Ctx, CurrentAccount, Db
@@ -63,6 +64,7 @@ async def room_out(ctx: ServerContext, db: AsyncSession, room: Room) -> RoomOut:
         computer_side=seat_side(room.computer),
         computer_level=(room.computer or {}).get("level"),
         rematch_offer=(room.rematch_offer or {}).get("side"),
+        clubs=await briefs(db, room.clubs),
         description=describe(room),
         created_at=room.created_at,
     )

@@ -20,7 +20,7 @@ a game's pool is :func:`app.stats.store.game_pool`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from datetime import datetime, timedelta
 from functools import cache
@@ -115,8 +115,37 @@ def _stat_columns() -> dict[str, ColumnElement[int]]:
 
 
 _STAT_KEYS = tuple(_stat_columns())
-_BATTING = ("pa", "ab", "h", "doubles", "triples", "hr", "bb", "hbp", "k", "r", "rbi", "sf",
+BATTING_KEYS = ("pa", "ab", "h", "doubles", "triples", "hr", "bb", "hbp", "k", "r", "rbi", "sf",
             "sac", "ci", "roe")
+STAT_KEYS = _STAT_KEYS
+"""The keys of the counting stats :func:`stat_lines` reads, in order."""
+
+
+def pool_column() -> ColumnElement[str]:
+    """The pool of a game in SQL (:func:`app.stats.store.game_pool`), for other domains'
+    aggregates grouped like the player pages'."""
+    return _pool_column()
+
+
+def side_steal_columns(side: Any) -> dict[str, ColumnElement[int]]:
+    """SB and CS credited to the side ``side`` names as the offense, over joined
+    ``pitch_play`` rows (as :func:`card_stats_by_pool` counts them for an account)."""
+    batting = PitchPlay.offense == side
+    return {"sb": _sum(batting, PitchPlay.sb), "cs": _sum(batting, PitchPlay.cs)}
+
+
+def stat_lines(v: Mapping[str, int], sb: int, cs: int) -> dict[str, Any]:
+    """Record, runs, batting and pitching lines from the counting stats of :data:`STAT_KEYS`
+    (one row of the player query, or the club page's fold; losses are what is neither a win
+    nor a tie)."""
+    batting = BattingLine(**{k: v[k] for k in BATTING_KEYS}, sb=sb, cs=cs).to_json()
+    pitching = PitchingLine(**{k[2:]: v[k] for k in STAT_KEYS if k.startswith("p_")})
+    return {
+        "games": v["games"], "wins": v["wins"], "ties": v["ties"],
+        "losses": v["games"] - v["wins"] - v["ties"],
+        "runs_for": v["runs_for"], "runs_against": v["runs_against"],
+        "batting": batting, "pitching": pitching.to_json(),
+    }
 
 
 @cache
@@ -154,13 +183,8 @@ async def player_stats_by_pool(
         row = found.get(pool)
         v = {k: int(row._mapping[k]) if row is not None else 0 for k in columns}
         usage, sb, cs = cards.get(pool, (CardUsage.empty(), 0, 0))
-        batting = BattingLine(**{k: v[k] for k in _BATTING}, sb=sb, cs=cs).to_json()
-        pitching = PitchingLine(**{k[2:]: v[k] for k in columns if k.startswith("p_")})
         out[pool] = {
-            "pool": pool, "games": v["games"], "wins": v["wins"], "ties": v["ties"],
-            "losses": v["games"] - v["wins"] - v["ties"],
-            "runs_for": v["runs_for"], "runs_against": v["runs_against"],
-            "batting": batting, "pitching": pitching.to_json(), **usage.to_json(),
+            "pool": pool, **stat_lines(v, sb, cs), **usage.to_json(),
             "bottom_of_the_9th": (await ninth_stats_sql(db, account_id)).to_json()
             if pool == NINTH else None,
         }
@@ -172,13 +196,13 @@ def _cards_query(pools: tuple[str, ...] | None) -> Any:
     """Plays of the account's finished games, per pool, kind and code: the account's side's
     plays and successes, and the steals credited to it as the offense."""
     mine = PitchPlay.side == GamePlayer.side
-    batting = PitchPlay.offense == GamePlayer.side
+    steals = side_steal_columns(GamePlayer.side)
     pool_column = _pool_column()
     query = (
         select(
             pool_column.label("pool"), PitchPlay.kind, PitchPlay.code,
             _n(mine).label("played"), _n(and_(mine, PitchPlay.succeeded)).label("succeeded"),
-            _sum(batting, PitchPlay.sb).label("sb"), _sum(batting, PitchPlay.cs).label("cs"),
+            steals["sb"].label("sb"), steals["cs"].label("cs"),
         )
         .select_from(GamePlayer)
         .join(Game, Game.id == GamePlayer.game_id)

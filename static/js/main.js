@@ -11,6 +11,7 @@ import { roomPage } from "./pages/room.js";
 import { leaderboardPage } from "./pages/leaderboard.js";
 import { playerPage } from "./pages/player.js";
 import { gamePage } from "./pages/game.js";
+import { clubPage, clubsPage } from "./pages/clubs.js";
 import { leaguePage, leaguesPage } from "./pages/leagues.js";
 import { rulesIndexPage, rulesPage } from "./pages/rules.js";
 import { tutorialIndexPage, tutorialPage } from "./pages/tutorial.js";
@@ -19,6 +20,7 @@ const ROUTES = [
   [/^\/$/, lobbyPage], [/^\/lobby$/, lobbyPage], [/^\/signin$/, signinPage],
   [/^\/leaderboard$/, leaderboardPage], [/^\/rooms\/([^/]+)$/, roomPage],
   [/^\/players\/([^/]+)$/, playerPage], [/^\/games\/([^/]+)$/, gamePage],
+  [/^\/clubs$/, clubsPage], [/^\/clubs\/([^/]+)$/, clubPage],
   [/^\/leagues$/, leaguesPage], [/^\/leagues\/([^/]+)$/, leaguePage],
   [/^\/rules$/, rulesIndexPage], [/^\/rules\/([^/]+)$/, rulesPage],
   [/^\/tutorial$/, tutorialIndexPage], [/^\/tutorial\/([^/]+)$/, tutorialPage],

@@ -29,3 +29,12 @@ def test_swap_sides_in_solo_play_moves_the_computer_too() -> None:
     swap_sides(room, seats)
     assert seats[0].side == "away"
     assert room.options == {"mode": "solo", "solo_side": "away"}
+
+
+def test_swap_sides_moves_the_clubs_too() -> None:
+    room = Room(id="r", kind="base-on-board", options={}, timers={}, created_by="a",
+                invites={}, teams={}, clubs={"home": "club-h"})
+    swap_sides(room, [Seat(room_id="r", account_id="a", side="home")])
+    assert room.clubs == {"away": "club-h"}
+    swap_sides(room, [])
+    assert room.clubs == {"home": "club-h"}

@@ -153,6 +153,16 @@ export function lobbyPage(app) {
         body.computer = { side: mine === "home" ? "away" : "home", level };
       }
     }
+    const myClub = data.get("club_mine");
+    const otherClub = String(data.get("club_other") || "").trim();
+    if (myClub || otherClub) {  // club against club: the clubs' names and colours take over
+      const mine = body.side || "home";
+      const other = mine === "home" ? "away" : "home";
+      body.clubs = {};
+      if (myClub) body.clubs[mine] = myClub;
+      if (otherClub) body.clubs[other] = otherClub;
+      for (const side of Object.keys(body.clubs)) delete body.options[`${side}_color`];
+    }
     const timers = {};
     if (data.get("response_seconds")) timers.response_seconds = Number(data.get("response_seconds"));
     if (data.get("roll_seconds")) timers.roll_seconds = Number(data.get("roll_seconds"));
@@ -161,6 +171,18 @@ export function lobbyPage(app) {
       const room = await post("/api/rooms", body);
       navigate(`/rooms/${room.id}`);
     } catch (error) { formError.textContent = describe(error); }
+  }
+
+  // Club against club: my clubs for my side, a code for the other side's (empty: a pick-up
+  // side anyone may join). Shown only to members of some club.
+  const clubsBox = h("div", { id: "create-clubs" });
+  if (me && !me.account?.is_guest) {
+    get("/api/clubs/mine").then((clubs) => {
+      if (!clubs.length) return;
+      clear(clubsBox, h("fieldset", {}, h("legend", {}, t("lobby.clubs")),
+        field("opt-club-mine", t("lobby.club_mine"), select("club_mine", [["", t("lobby.club_none")], ...clubs.map((c) => [c.id, `${c.name} (${c.code})`])], "")),
+        field("opt-club-other", t("lobby.club_other"), h("input", { name: "club_other", maxlength: 4, autocapitalize: "characters" }))));
+    }).catch(() => {});
   }
 
   const createForm = me
@@ -177,6 +199,7 @@ export function lobbyPage(app) {
         field("opt-response", t("lobby.response"), h("input", { name: "response_seconds", type: "number", min: 1, max: 600, step: "any", placeholder: "20" })),
         field("opt-roll", t("lobby.roll"), h("input", { name: "roll_seconds", type: "number", min: 1, max: 600, step: "any", placeholder: "15" }))),
       field("create-side", t("lobby.side"), select("side", [["home", sideName("home")], ["away", sideName("away")], ["", t("side.spectator")]], "home")),
+      clubsBox,
       field("opt-computer", t("lobby.opponent"), select("computer", [["", t("lobby.opponent_person")],
         ...["easy", "normal", "hard"].map((level) => [level, t("lobby.opponent_computer", { level: t(`lobby.level.${level}`) })])], "")),
       checkbox("opt-private", "private", t("lobby.private")),
