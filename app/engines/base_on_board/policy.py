@@ -24,8 +24,11 @@ holds all three levels to it).
   with the same cards and dice (common random numbers) to the end of the current half-inning
   with ``normal`` on both sides; the position there is scored by the same win-probability
   model. It leaves ``normal``'s choice only for an action whose mean gain over it, paired
-  play-out by play-out, is clearly above the noise (two standard errors). The budget is
-  a play-out count, not a time: engines have no clock (the server maps its time budget to one).
+  play-out by play-out, is clearly above the noise (two standard errors). What stops it is
+  injected, since engines have no clock: a play-out count (``make_hard(budget)``, what the
+  simulator uses) and optionally a stop check ``enough()`` asked between rounds, once
+  ``MIN_ROUNDS`` are played (``timed_hard(enough)``: the server builds it from its clock and
+  the room's ``think_ms``).
 
 Win probability (the ``normal`` score and the play-out leaf): the runs a side still scores in a
 half-inning are taken from the game's own dice with no cards played. ``_pa_events`` gives the
@@ -60,7 +63,18 @@ from app.engines.interface import Action, IllegalAction, Pick, Side
 
 LEVELS: Final[tuple[str, ...]] = ("easy", "normal", "hard")
 DEFAULT_BUDGET: Final = 200
-"""Play-outs per ``hard`` decision (about 0.1 s on one core of the benchmark machine)."""
+"""Play-outs per ``hard`` decision when nothing else stops it (about 0.1 s on one core of the
+benchmark machine)."""
+TIMED_BUDGET: Final = 50_000
+"""The play-out cap of a ``hard`` decision stopped by the server's clock (:func:`timed_hard`):
+far more than any think time allows, so the clock is what stops it."""
+MIN_ROUNDS: Final = 8
+"""Determinisations ``hard`` always plays before it asks whether to stop (fewer leave the
+paired test nothing to stand on)."""
+
+StopCheck = Callable[[], bool]
+"""Asked between rounds of play-outs: ``True`` when the decision should stop thinking. The
+server builds it from its clock and the room's ``think_ms``; engines have no clock."""
 
 _RUNS: Final = 16  # run distributions cover 0..15; the last bucket holds "15 or more"
 _SPAN: Final = 40  # future halves: runs 0..40 per side
@@ -900,18 +914,22 @@ def _play_out(engine: Engine, state: State, side: Side) -> float:
 
 def hard_samples(
     engine: Engine, state: State, side: Side, actions: list[Action], pick: Pick,
-    budget: int = DEFAULT_BUDGET,
+    budget: int = DEFAULT_BUDGET, enough: StopCheck | None = None,
 ) -> list[list[float]]:
-    """Play-out values: one row per determinisation (``budget // len(actions)`` of them), one
-    column per action, every column of a row met with the same cards and dice. A challenge
-    pays the same reserve as in ``normal`` (the play-out ends before a kept one is used)."""
+    """Play-out values: one row per determinisation, one column per action, every column of a
+    row met with the same cards and dice. Rows are played until there are
+    ``budget // len(actions)`` of them or, once there are ``MIN_ROUNDS``, until ``enough()``
+    says stop (asked before each further row). A challenge pays the same reserve as in
+    ``normal`` (the play-out ends before a kept one is used)."""
     rng = random.Random(pick(1 << 30) * (1 << 30) + pick(1 << 30))
     rounds = max(1, budget // len(actions))
     reserve = _challenge_reserve(state, side)
     costs = [reserve if a["type"] == "challenge" else 0.0 for a in actions]
     sim = Engine(_Stream(0, 0))
     rows: list[list[float]] = []
-    for _ in range(rounds):
+    for done in range(rounds):
+        if enough is not None and done >= MIN_ROUNDS and enough():
+            break
         world = determinise(state, side, rng)
         seed = rng.getrandbits(64)
         row = []
@@ -926,10 +944,10 @@ def hard_samples(
 
 def hard_scores(
     engine: Engine, state: State, side: Side, actions: list[Action], pick: Pick,
-    budget: int = DEFAULT_BUDGET,
+    budget: int = DEFAULT_BUDGET, enough: StopCheck | None = None,
 ) -> list[float]:
     """Mean play-out value of each action (see :func:`hard_samples`)."""
-    rows = hard_samples(engine, state, side, actions, pick, budget)
+    rows = hard_samples(engine, state, side, actions, pick, budget, enough)
     return [sum(column) / len(rows) for column in zip(*rows, strict=True)]
 
 
@@ -976,14 +994,17 @@ def choose_normal(engine: Engine, state: State, side: Side, pick: Pick) -> Actio
     return _normal_choice(engine, state, side, _legal(engine, state, side))
 
 
-def make_hard(budget: int = DEFAULT_BUDGET) -> Callable[[Engine, State, Side, Pick], Action]:
-    """A ``hard`` player with ``budget`` play-outs per decision."""
+def make_hard(
+    budget: int = DEFAULT_BUDGET, enough: StopCheck | None = None
+) -> Callable[[Engine, State, Side, Pick], Action]:
+    """A ``hard`` player with at most ``budget`` play-outs per decision, stopping sooner when
+    ``enough()`` says so (see :func:`hard_samples`)."""
 
     def choose_hard(engine: Engine, state: State, side: Side, pick: Pick) -> Action:
         actions = _legal(engine, state, side)
         if len(actions) == 1:
             return actions[0]
-        rows = hard_samples(engine, state, side, actions, pick, budget)
+        rows = hard_samples(engine, state, side, actions, pick, budget, enough)
         preferred = actions.index(_normal_choice(engine, state, side, actions))
         return actions[_override(rows, preferred)]
 
@@ -991,6 +1012,18 @@ def make_hard(budget: int = DEFAULT_BUDGET) -> Callable[[Engine, State, Side, Pi
 
 
 choose_hard = make_hard()
+
+
+def timed_hard(enough: StopCheck) -> Callable[[Engine, State, Side, Pick], Action]:
+    """``hard`` stopped by ``enough`` (the server's clock) rather than a play-out count."""
+    return make_hard(TIMED_BUDGET, enough)
+
+
+TIMED_POLICIES: Final[dict[str, Callable[[StopCheck], Callable[[Engine, State, Side, Pick],
+                                                                 Action]]]] = {
+    "hard": timed_hard,
+}
+"""The levels that think for as long as they are given: level -> (stop check -> player)."""
 
 POLICIES: Final[dict[str, Callable[[Engine, State, Side, Pick], Action]]] = {
     "easy": choose_easy,

@@ -12,13 +12,17 @@ from app.engines.base_on_board import Engine, State
 from app.engines.base_on_board.data import CHALLENGE_DECK, TIERS, deck_for
 from app.engines.base_on_board.policy import (
     LEVELS,
+    MIN_ROUNDS,
     POLICIES,
+    TIMED_POLICIES,
     choose_action,
     determinise,
     expected_runs,
+    hard_samples,
     holds_probability,
     make_hard,
     state_value,
+    timed_hard,
     win_probability,
 )
 from app.engines.dice import SeededDice
@@ -225,3 +229,33 @@ def test_normal_beats_easy() -> None:
     from app.sim.base_on_board import binomial_p
 
     assert normal > easy and binomial_p(normal, normal + easy) < 0.05, (normal, easy)
+
+
+def test_hard_stops_when_the_stop_check_says_so() -> None:
+    """The server's clock is injected as ``enough()``: asked before each round once
+    ``MIN_ROUNDS`` are played, and the play-outs stop at the first ``True``."""
+    engine = Engine(SeededDice(0))
+    state, side = _states(seed=5, tier="pro", games=1)[0]
+    actions = engine.legal_actions(state, side)
+    calls = 0
+
+    def enough_after(n: int):  # type: ignore[no-untyped-def]
+        def enough() -> bool:
+            nonlocal calls
+            calls += 1
+            return calls > n
+        return enough
+
+    rows = hard_samples(engine, state, side, actions, _pick(1), 10_000, enough_after(3))
+    assert len(rows) == MIN_ROUNDS + 3 and calls == 4
+    calls = 0
+    rows = hard_samples(engine, state, side, actions, _pick(1), 10_000, enough_after(0))
+    assert len(rows) == MIN_ROUNDS and calls == 1  # never fewer than MIN_ROUNDS
+    calls = 0
+    budget = (MIN_ROUNDS + 2) * len(actions)
+    rows = hard_samples(engine, state, side, actions, _pick(1), budget, enough_after(99))
+    assert len(rows) == MIN_ROUNDS + 2 and calls == 2  # the budget still caps it
+    calls = 0
+    chosen = timed_hard(enough_after(2))(engine, state, side, _pick(1))
+    assert chosen in actions and calls == 3
+    assert set(TIMED_POLICIES) == {"hard"}
