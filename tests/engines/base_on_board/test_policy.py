@@ -11,6 +11,7 @@ import pytest
 from app.engines.base_on_board import Engine, State
 from app.engines.base_on_board.data import CHALLENGE_DECK, TIERS, deck_for
 from app.engines.base_on_board.policy import (
+    HALF_RUNS,
     LEVELS,
     MIN_ROUNDS,
     POLICIES,
@@ -20,6 +21,7 @@ from app.engines.base_on_board.policy import (
     expected_runs,
     hard_samples,
     holds_probability,
+    leaf_value,
     make_hard,
     state_value,
     timed_hard,
@@ -259,3 +261,20 @@ def test_hard_stops_when_the_stop_check_says_so() -> None:
     chosen = timed_hard(enough_after(2))(engine, state, side, _pick(1))
     assert chosen in actions and calls == 3
     assert set(TIMED_POLICIES) == {"hard"}
+
+
+def test_the_play_out_leaf_uses_each_tiers_measured_halves() -> None:
+    """``hard`` scores the end of a play-out with the runs a half is worth in its tier: the
+    Lite cards make a lead far less safe than the dice alone say."""
+    for tier, dist in HALF_RUNS.items():
+        assert abs(sum(dist) - 1.0) < 1e-3 and len(dist) == 16, tier
+    mean = {tier: sum(i * p for i, p in enumerate(d)) for tier, d in HALF_RUNS.items()}
+    assert mean["lite"] > 2.5 > 1.0 > mean["lite-extended"] > mean["pro"] > 0.77
+    engine = Engine(SeededDice(0))
+    for tier in TIERS:
+        state = engine.new_game({"tier": tier, "innings": 3})
+        assert abs(leaf_value(state, "home") + leaf_value(state, "away") - 1.0) < 1e-9
+        state.score["home"] = 3
+        assert leaf_value(state, "home") > 0.5
+        if tier == "lite":
+            assert leaf_value(state, "home") < state_value(state, "home") - 0.1
