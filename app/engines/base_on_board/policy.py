@@ -22,15 +22,17 @@ holds all three levels to it).
   candidate actions) it deals the cards this side cannot see at random (the other hand, the
   deck orders, consistent with the sizes it sees), rolls fresh dice, and plays every candidate
   with the same cards and dice (common random numbers) to the end of the current half-inning
-  with ``normal`` on both sides; the position there is scored by the same win-probability
-  model. It leaves ``normal``'s choice only for an action whose mean gain over it, paired
-  play-out by play-out, is clearly above the noise (two standard errors). What stops it is
+  with ``normal`` on both sides; the position there (hands are thrown away at the end of a
+  half) is scored by the halves still to come, each a draw from the tier's measured runs per
+  half (``HALF_RUNS``, :func:`leaf_value`). It leaves ``normal``'s choice only for an action
+  whose mean gain over it, paired play-out by play-out, is clearly above the noise (two
+  standard errors). What stops it is
   injected, since engines have no clock: a play-out count (``make_hard(budget)``, what the
   simulator uses) and optionally a stop check ``enough()`` asked between rounds, once
   ``MIN_ROUNDS`` are played (``timed_hard(enough)``: the server builds it from its clock and
   the room's ``think_ms``).
 
-Win probability (the ``normal`` score and the play-out leaf): the runs a side still scores in a
+Win probability (the ``normal`` score): the runs a side still scores in a
 half-inning are taken from the game's own dice with no cards played. ``_pa_events`` gives the
 chance of every way a plate appearance ends from each count (pitch die D1, bat die, hit die
 D2), ``_half_table`` solves the base-out chain of those events for the distribution of runs to
