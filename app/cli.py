@@ -19,7 +19,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
         result = match(
             args.home or "normal", args.away or "normal", games=args.games, seed=args.seed,
-            tier=args.tier, innings=args.innings, budget=args.budget,
+            tier=args.tier, innings=args.innings, budget=args.budget, think_ms=args.think_ms,
         )
     elif args.game == "base-on-board":
         from app.sim.base_on_board import simulate as simulate_bob
@@ -357,7 +357,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     simulate.add_argument("--away", choices=levels, default=None, help="see --home")
     simulate.add_argument(
-        "--budget", type=int, default=200, help="play-outs per hard decision (with --home)"
+        "--budget", type=int, default=200,
+        help="play-outs per hard decision (with --home); with --think-ms, the cap"
+    )
+    simulate.add_argument(
+        "--think-ms", type=int, default=None,
+        help="stop each hard decision by the clock after this many ms, as the server does "
+        "(results then depend on the machine)",
     )
     simulate.set_defaults(func=_simulate)
     return parser

@@ -11,7 +11,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.engines.interface import ComputerPolicy, DiceSource, GameEngine, InvalidOptions
+from app.engines.interface import (
+    ComputerPolicy,
+    DiceSource,
+    GameEngine,
+    InvalidOptions,
+    StopCheck,
+    TimedPolicy,
+)
 
 EngineMaker = Callable[[DiceSource], GameEngine[Any]]
 
@@ -23,6 +30,8 @@ class EngineCatalog:
     """Game kind → level (``easy``, ``normal``, ``hard``) → its computer player. A level a
     kind lacks plays the nearest one it has; a kind without any is played by its engine's
     timeout action."""
+    timed: Mapping[str, Mapping[str, TimedPolicy]] = field(default_factory=dict)
+    """Game kind → the levels that think for as long as the server gives them (``hard``)."""
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -34,7 +43,18 @@ class EngineCatalog:
             raise InvalidOptions(f"unknown game kind {kind!r}; expected one of {self.kinds}")
         return maker(dice)
 
-    def policy(self, kind: str, level: str = "normal") -> ComputerPolicy | None:
+    def thinks(self, kind: str, level: str) -> bool:
+        """Whether ``kind``'s player at ``level`` thinks for a time (its room's ``think_ms``)."""
+        return level in (self.timed.get(kind) or {})
+
+    def policy(
+        self, kind: str, level: str = "normal", enough: StopCheck | None = None
+    ) -> ComputerPolicy | None:
+        """The player at ``level`` (or the nearest level the kind has); a level that thinks
+        for a time stops when ``enough()`` says so, when given."""
+        timed = (self.timed.get(kind) or {}).get(level)
+        if timed is not None and enough is not None:
+            return timed(enough)
         levels = self.policies.get(kind) or {}
         for name in (level, "normal", "hard", "easy"):
             if name in levels:
@@ -43,10 +63,11 @@ class EngineCatalog:
 
 
 def default_catalog() -> EngineCatalog:
-    from app.engines.registry import GAME_KINDS, computer_policies, make_engine
+    from app.engines.registry import GAME_KINDS, computer_policies, make_engine, timed_policies
 
     def maker_for(kind: str) -> EngineMaker:
         return lambda dice: make_engine(kind, dice)
 
     policies = {kind: computer_policies(kind) for kind in GAME_KINDS}
-    return EngineCatalog({kind: maker_for(kind) for kind in GAME_KINDS}, policies)
+    timed = {kind: timed_policies(kind) for kind in GAME_KINDS}
+    return EngineCatalog({kind: maker_for(kind) for kind in GAME_KINDS}, policies, timed)

@@ -179,6 +179,13 @@ ComputerPolicy = Callable[[Any, Any, Side, Pick], Action]
 """A computer player for one game kind: ``(engine, state, side, pick)`` → one of
 ``engine.legal_actions(state, side)``. It lives beside its engine."""
 
+StopCheck = Callable[[], bool]
+"""Asked by a thinking computer player between rounds of its search: ``True`` to stop. The
+server builds it from its clock (engines have none)."""
+
+TimedPolicy = Callable[[StopCheck], ComputerPolicy]
+"""A computer player that thinks for as long as it is given: the stop check → the player."""
+
 
 PITCH_EVENT = "pitch"
 """Type of the event each engine emits once per completed pitch, its ``data`` a pitch record.

@@ -12,6 +12,7 @@ from app.engines.interface import (
     InvalidOptions,
     Pick,
     Side,
+    TimedPolicy,
 )
 
 GAME_KINDS: tuple[str, ...] = ("base-on-board", "bottom-of-the-9th")
@@ -48,3 +49,12 @@ def computer_policies(kind: str) -> dict[str, ComputerPolicy]:
 
         return dict(POLICIES)
     return {"easy": random_legal}
+
+
+def timed_policies(kind: str) -> dict[str, TimedPolicy]:
+    """The levels of ``kind`` that think for a time the server gives them (its stop check)."""
+    if kind == "base-on-board":
+        from app.engines.base_on_board.policy import TIMED_POLICIES
+
+        return dict(TIMED_POLICIES)
+    return {}

@@ -35,7 +35,12 @@ from app.engines.interface import PITCH_EVENT, EngineError, Event, GameEngine, S
 from app.errors import ApiError
 from app.games import one_statement, service
 from app.games.broadcast import Broadcaster
-from app.games.computer import COMPUTER_ACTOR, pause_fraction, playing_computer
+from app.games.computer import (
+    COMPUTER_ACTOR,
+    computer_think_ms,
+    pause_fraction,
+    playing_computer,
+)
 from app.games.deadline_heap import DeadlineHeap
 from app.games.fair_dice import RecordingDice
 from app.games.hooks import FinishedGame, GameEndHooks
@@ -456,6 +461,7 @@ class CommandPath:
                     engine, new_state, game.timers, now, game.options,
                     computer=playing_computer(game),
                     pause=pause_fraction(game.seed, game.id, game.version + 1), legal_now=legal,
+                    think_ms=computer_think_ms(self.catalog, game),
                 )
             )
             draws = service.draw_values(game.id, dice)

@@ -28,7 +28,8 @@ class Game(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JsonColumn)
     timers: Mapped[dict[str, Any] | None] = mapped_column(JsonColumn)
     computer: Mapped[dict[str, Any] | None] = mapped_column(JsonColumn)
-    """``{"side", "level"}``: the computer's seat from the start (solo play), else ``None``."""
+    """``{"side", "level", "think_ms"}``: the computer's seat from the start (solo play), else
+    ``None``."""
     stand_in: Mapped[str | None] = mapped_column(String(8))
     """The side the computer plays since its people left and the other side asked it to
     finish the game (``app.games.computer``); ``None`` while people play both sides."""

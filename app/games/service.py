@@ -15,7 +15,7 @@ from app.db import insert_values, utcnow
 from app.engine_catalog import EngineCatalog
 from app.engines.interface import PITCH_EVENT, SIDES, Event, GameEngine, Side
 from app.errors import ApiError
-from app.games.computer import pause_fraction, playing_computer
+from app.games.computer import computer_think_ms, pause_fraction, playing_computer
 from app.games.fair_dice import RecordingDice, new_seed
 from app.games.live import LiveGame
 from app.games.models import DiceDraw, Game, GameEvent, GamePlayer
@@ -67,7 +67,7 @@ def legal_by_side(engine: GameEngine[Any], state: Any) -> Legal:
 def compute_deadlines(
     engine: GameEngine[Any], state: Any, timers: dict[str, Any], now: datetime,
     options: dict[str, Any] | None = None, *, computer: Side | None = None,
-    pause: float = 0.5, legal_now: Legal | None = None,
+    pause: float = 0.5, legal_now: Legal | None = None, think_ms: float = 0.0,
 ) -> dict[str, Any]:
     """Per side that must act and has a timeout action: when the server acts for it.
 
@@ -76,12 +76,14 @@ def compute_deadlines(
     the response timer. Deadlines restart after every applied command.
 
     The computer's side (``computer``, solo play) gets ``{"timer": "computer"}`` after the
-    room's ``computer_delay_ms``. A side that may pass gets the hidden ``pass_at``:
-    ``auto_pass_ms`` from now (jittered by ``pause`` in [0, 1)). When ``pass`` is its only
-    legal action it also gets ``acts_at`` = ``pass_at`` and ``acts: "pass"``: the server passes
-    for it then; a pass by hand sent sooner is held until then (:func:`with_scheduled_pass`).
-    So a pass becomes visible at the same moment whatever the hand holds. The hidden keys never
-    leave the server (:func:`public_deadlines`), so nobody learns from them what a hand holds.
+    room's ``computer_delay_ms`` less its ``think_ms`` (a computer that thinks for a time
+    thinks within the pause, not after it; see :mod:`app.games.computer`). A side that may pass
+    gets the hidden ``pass_at``: ``auto_pass_ms`` from now (jittered by ``pause`` in [0, 1)).
+    When ``pass`` is its only legal action it also gets ``acts_at`` = ``pass_at`` and ``acts:
+    "pass"``: the server passes for it then; a pass by hand sent sooner is held until then
+    (:func:`with_scheduled_pass`). So a pass becomes visible at the same moment whatever the
+    hand holds. The hidden keys never leave the server (:func:`public_deadlines`), so nobody
+    learns from them what a hand holds.
     """
     options = options or {}
     deadlines: dict[str, Any] = {}
@@ -92,6 +94,7 @@ def compute_deadlines(
             continue
         if side == computer:
             ms = float(timers.get("computer_delay_ms", DEFAULT_COMPUTER_DELAY_MS))
+            ms = max(0.0, ms - think_ms)
             at = now + timedelta(milliseconds=ms)
             deadlines[side] = {"at": at.isoformat(), "timer": "computer"}
             continue
@@ -276,6 +279,7 @@ async def start_game(
     game.deadlines = compute_deadlines(
         engine, state, new.timers, now, new.options, computer=playing_computer(game),
         pause=pause_fraction(game.seed, game.id, game.version), legal_now=legal,
+        think_ms=computer_think_ms(catalog, game),
     )
     game.next_deadline_at = next_deadline(game.deadlines)
     game.draw_count = len(dice.draws)

@@ -26,7 +26,13 @@ from app.engines.interface import Side, parse_side
 from app.errors import ApiError
 from app.games import service
 from app.games.commands import SERVER_ACTOR, CommandRequest
-from app.games.computer import COMPUTER_ACTOR, computer_action, computer_level, computer_pick
+from app.games.computer import (
+    COMPUTER_ACTOR,
+    computer_level,
+    computer_pick,
+    computer_think_ms,
+    think,
+)
 from app.games.models import Game
 from app.games.service import due_at
 from app.offload import CpuWork
@@ -190,10 +196,13 @@ class TimerRunner:
             service.check_rules(engine, game.id, game.rules_version)
             state = engine.from_json(game.state)
             pick = computer_pick(game.seed, game.id, version)
-            policy = self.ctx.catalog.policy(game.kind, computer_level(game))
-            # In a worker thread, one at a time: a hard level plays games out for a while,
-            # and the loop must keep answering every socket meanwhile.
-            action = await self._thinking.run(computer_action, policy, engine, state, side, pick)
+            catalog = self.ctx.catalog
+            # In a worker thread, one at a time: a hard level plays games out for its think
+            # time (counted from when the thread starts), and the loop must keep answering
+            # every socket meanwhile.
+            action = await self._thinking.run(
+                think, catalog, game.kind, computer_level(game), computer_think_ms(catalog, game),
+                engine, state, side, pick)
             if action is None:
                 await self._drop_deadlines(game_id, version)
                 return None

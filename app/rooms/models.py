@@ -32,7 +32,8 @@ class Room(Base):
     current_game_id: Mapped[str | None] = mapped_column(String(32))
     games_played: Mapped[int] = mapped_column(default=0)
     computer: Mapped[dict[str, Any] | None] = mapped_column(JsonColumn)
-    """``{"side", "level"}``: the side the computer plays in this room's games, or ``None``."""
+    """``{"side", "level", "think_ms"}``: the side the computer plays in this room's games, or
+    ``None``."""
     clubs: Mapped[dict[str, Any] | None] = mapped_column(JsonColumn)
     """``{"home": club_id, "away": club_id}`` (either may be absent) when a side plays for a
     club: only that club's members may sit on it."""

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from app.games.computer import DEFAULT_THINK_MS, MAX_THINK_MS, MIN_THINK_MS
 from app.validation import ApiModel
 
 SideName = Literal["home", "away"]
@@ -80,6 +81,10 @@ class ComputerSeat(ApiModel):
         None, description="The side the computer plays (Bottom of the 9th: implied by its "
         "solo mode)")
     level: Literal["easy", "normal", "hard"] = "normal"
+    think_ms: int = Field(
+        DEFAULT_THINK_MS, ge=MIN_THINK_MS, le=MAX_THINK_MS,
+        description="How long a level that searches (Base on Board's hard) thinks over each "
+        "move, in ms; the computer's pause (computer_delay_ms) includes it")
 
 
 class RoomClubs(ApiModel):
@@ -152,6 +157,9 @@ class RoomOut(BaseModel):
     )
     computer_level: Literal["easy", "normal", "hard"] | None = Field(
         None, description="How well the computer plays, when it plays a side")
+    computer_think_ms: int | None = Field(
+        None, description="How long the computer may think over a move (used by levels that "
+        "search: Base on Board's hard), when it plays a side")
     rematch_offer: SideName | None = Field(
         None, description="The side that offered a rematch the other has not accepted yet"
     )

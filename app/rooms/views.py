@@ -16,7 +16,7 @@ from app.clubs.seating import briefs
 from app.context import ServerContext
 from app.db import utcnow
 from app.deps import Address, Ctx, CurrentAccount, Db
-from app.games.computer import seat_side
+from app.games.computer import seat_side, seat_think_ms
 from app.rooms import service
 from app.rooms.models import Room
 from app.rooms.presence import seat_connected
@@ -63,6 +63,7 @@ async def room_out(ctx: ServerContext, db: AsyncSession, room: Room) -> RoomOut:
         ],
         computer_side=seat_side(room.computer),
         computer_level=(room.computer or {}).get("level"),
+        computer_think_ms=seat_think_ms(room.computer) if room.computer else None,
         rematch_offer=(room.rematch_offer or {}).get("side"),
         clubs=await briefs(db, room.clubs),
         description=describe(room),

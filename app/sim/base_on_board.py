@@ -148,23 +148,56 @@ REFERENCE_PLAYERS: dict[str, Any] = {"eager": _eager_player, "passive": _passive
 PLAYERS: tuple[str, ...] = ("easy", "normal", "hard", "eager", "passive")
 
 
+def _timed_hard(think_ms: int, budget: int) -> Any:
+    """``hard`` as the server runs it: each decision stops ``think_ms`` after it starts (at
+    most ``budget`` play-outs), so the result depends on the machine's speed."""
+    from app.engines.base_on_board.policy import make_hard
+
+    def choose(engine: Engine, state: State, side: Side, pick: Any) -> Action:
+        until = time.monotonic() + think_ms / 1000
+        return make_hard(budget, lambda: time.monotonic() >= until)(engine, state, side, pick)
+
+    return choose
+
+
+class _Timed:
+    """A policy that counts its decisions with a real choice and the time they took."""
+
+    def __init__(self, policy: Any) -> None:
+        self.policy = policy
+        self.decisions = 0
+        self.seconds = 0.0
+
+    def __call__(self, engine: Engine, state: State, side: Side, pick: Any) -> Action:
+        started = time.perf_counter()
+        action: Action = self.policy(engine, state, side, pick)
+        if len(engine.legal_actions(state, side)) > 1:
+            self.decisions += 1
+            self.seconds += time.perf_counter() - started
+        return action
+
+
 def match(
     first: str, second: str, games: int, seed: int, tier: str = "pro", innings: int = 3,
-    budget: int = 200,
+    budget: int = 200, think_ms: int | None = None,
 ) -> dict[str, Any]:
     """``first`` against ``second`` (policy levels) over ``games`` games, ``first`` at home in
     the even-numbered games and away in the odd ones, so home advantage cancels. Each side's
     ``pick`` is its own seeded generator; the dice are another.
 
     Win rates are over decisive games (ties are reported and left out); the interval is
-    Wilson's 95% and the p-value the exact two-sided binomial test against 1/2.
+    Wilson's 95% and the p-value the exact two-sided binomial test against 1/2. ``hard`` plays
+    ``budget`` play-outs a decision, or with ``think_ms`` stops by the clock as on the server
+    (capped by ``budget``). ``hard_decisions`` counts hard's decisions with more than one legal
+    action and the mean time they took.
     """
     from app.engines.base_on_board.policy import POLICIES, make_hard
 
     for level in (first, second):
         if level not in PLAYERS:
             raise ValueError(f"unknown policy {level!r}; expected one of {PLAYERS}")
-    policies: dict[str, Any] = {**POLICIES, **REFERENCE_PLAYERS, "hard": make_hard(budget)}
+    hard = _Timed(make_hard(budget) if think_ms is None else _timed_hard(think_ms, budget))
+    policies: dict[str, Any] = {**POLICIES, **REFERENCE_PLAYERS, "hard": hard}
     engine = Engine(SeededDice(seed))
     picks = [random.Random(seed * 2 + 1).randrange, random.Random(seed * 2 + 2).randrange]
     options = {"tier": tier, "innings": innings, "fast_play": True}
@@ -211,6 +244,7 @@ def match(
         "tier": tier,
         "innings": innings,
         "budget": budget,
+        "think_ms": think_ms,
         "seed": seed,
         "ties": ties,
         "decisive": decisive,
@@ -225,4 +259,8 @@ def match(
         },
         "runs_per_game": round(runs / games, 3) if games else 0.0,
         "seconds": round(elapsed, 1),
+        "hard_decisions": {
+            "count": hard.decisions,
+            "mean_ms": round(1000 * hard.seconds / hard.decisions, 1) if hard.decisions else None,
+        },
     }

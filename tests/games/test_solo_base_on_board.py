@@ -19,7 +19,7 @@ from tests.support.live import LiveServer
 KIND = "base-on-board"
 
 
-@pytest.mark.parametrize("level", ["easy", "normal"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 async def test_a_person_plays_base_on_board_against_the_computer(
     live: LiveServer, level: str
 ) -> None:
@@ -31,11 +31,11 @@ async def test_a_person_plays_base_on_board_against_the_computer(
         created = await http.post("/api/rooms", headers=auth, json={
             "kind": KIND, "options": {"innings": 3, "tier": "lite", "fast_play": True},
             "timers": {"computer_delay_ms": 0, "auto_pass_ms": 0}, "side": "home",
-            "computer": {"side": "away", "level": level}})
+            "computer": {"side": "away", "level": level, "think_ms": 100}})
         assert created.status_code == 201, created.text
         room: dict[str, Any] = created.json()
         assert room["status"] == "live" and room["computer_side"] == "away"
-        assert room["computer_level"] == level
+        assert room["computer_level"] == level and room["computer_think_ms"] == 100
         taken = await http.post(f"/api/rooms/{room['id']}/join", json={"side": "away"},
                                 headers={"Authorization": f"Bearer {(await guest(http))['token']}"})
         assert taken.status_code == 409 and taken.json()["error"]["code"] == "computer_side"
@@ -68,3 +68,55 @@ async def test_the_computer_cannot_take_the_side_solo_mode_gives_a_person(
             "side": "home", "computer": {"side": "home", "level": "easy"}})
         assert refused.status_code == 422
         assert refused.json()["error"]["code"] == "invalid_options"
+
+
+async def test_the_think_time_is_a_validated_room_option(live: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
+        session = await guest(http)
+        auth = {"Authorization": f"Bearer {session['token']}"}
+        body: dict[str, Any] = {"kind": KIND, "options": {"innings": 3}, "side": "home"}
+        for bad in (99, 5001, "slow", None, 250.5):
+            refused = await http.post("/api/rooms", headers=auth, json={
+                **body, "computer": {"side": "away", "level": "hard", "think_ms": bad}})
+            assert refused.status_code == 422, (bad, refused.text)
+            assert refused.json()["error"]["code"] == "invalid_request", refused.text
+        made = await http.post("/api/rooms", headers=auth, json={
+            **body, "computer": {"side": "away", "level": "hard"}})
+        assert made.status_code == 201 and made.json()["computer_think_ms"] == 500
+        people = await http.post("/api/rooms", headers=auth, json=body)
+        assert people.status_code == 201 and people.json()["computer_think_ms"] is None
+
+
+def test_thinking_is_inside_the_pause_and_old_seats_get_the_default() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from app.engine_catalog import default_catalog
+    from app.engines.base_on_board import Engine
+    from app.engines.dice import SeededDice
+    from app.games.computer import DEFAULT_THINK_MS, computer_think_ms, stop_after
+    from app.games.service import compute_deadlines
+
+    catalog = default_catalog()
+
+    class Row:
+        kind = KIND
+        stand_in = None
+
+        def __init__(self, computer: dict[str, Any] | None) -> None:
+            self.computer = computer
+
+    assert computer_think_ms(catalog, Row({"side": "away", "level": "hard"})) == DEFAULT_THINK_MS
+    assert computer_think_ms(catalog, Row({"side": "away", "level": "hard", "think_ms": 900})) \
+        == 900
+    assert computer_think_ms(catalog, Row({"side": "away", "level": "normal"})) == 0
+    assert computer_think_ms(catalog, Row(None)) == 0
+    engine = Engine(SeededDice(1))
+    state = engine.new_game({"innings": 3})
+    side = state.queue[0][0]
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    for think, after in ((0, 600), (200, 400), (900, 0)):
+        deadlines = compute_deadlines(engine, state, {"computer_delay_ms": 600}, now,
+                                      computer=side, think_ms=think)
+        assert deadlines[side] == {"at": (now + timedelta(milliseconds=after)).isoformat(),
+                                   "timer": "computer"}
+    assert stop_after(60_000)() is False and stop_after(0)() is True

@@ -22,12 +22,17 @@ holds all three levels to it).
   candidate actions) it deals the cards this side cannot see at random (the other hand, the
   deck orders, consistent with the sizes it sees), rolls fresh dice, and plays every candidate
   with the same cards and dice (common random numbers) to the end of the current half-inning
-  with ``normal`` on both sides; the position there is scored by the same win-probability
-  model. It leaves ``normal``'s choice only for an action whose mean gain over it, paired
-  play-out by play-out, is clearly above the noise (two standard errors). The budget is
-  a play-out count, not a time: engines have no clock (the server maps its time budget to one).
+  with ``normal`` on both sides; the position there (hands are thrown away at the end of a
+  half) is scored by the halves still to come, each a draw from the tier's measured runs per
+  half (``HALF_RUNS``, :func:`leaf_value`). It leaves ``normal``'s choice only for an action
+  whose mean gain over it, paired play-out by play-out, is clearly above the noise (two
+  standard errors). What stops it is
+  injected, since engines have no clock: a play-out count (``make_hard(budget)``, what the
+  simulator uses) and optionally a stop check ``enough()`` asked between rounds, once
+  ``MIN_ROUNDS`` are played (``timed_hard(enough)``: the server builds it from its clock and
+  the room's ``think_ms``).
 
-Win probability (the ``normal`` score and the play-out leaf): the runs a side still scores in a
+Win probability (the ``normal`` score): the runs a side still scores in a
 half-inning are taken from the game's own dice with no cards played. ``_pa_events`` gives the
 chance of every way a plate appearance ends from each count (pitch die D1, bat die, hit die
 D2), ``_half_table`` solves the base-out chain of those events for the distribution of runs to
@@ -60,7 +65,18 @@ from app.engines.interface import Action, IllegalAction, Pick, Side
 
 LEVELS: Final[tuple[str, ...]] = ("easy", "normal", "hard")
 DEFAULT_BUDGET: Final = 200
-"""Play-outs per ``hard`` decision (about 0.1 s on one core of the benchmark machine)."""
+"""Play-outs per ``hard`` decision when nothing else stops it (about 0.1 s on one core of the
+benchmark machine)."""
+TIMED_BUDGET: Final = 50_000
+"""The play-out cap of a ``hard`` decision stopped by the server's clock (:func:`timed_hard`):
+far more than any think time allows, so the clock is what stops it."""
+MIN_ROUNDS: Final = 8
+"""Determinisations ``hard`` always plays before it asks whether to stop (fewer leave the
+paired test nothing to stand on)."""
+
+StopCheck = Callable[[], bool]
+"""Asked between rounds of play-outs: ``True`` when the decision should stop thinking. The
+server builds it from its clock and the room's ``think_ms``; engines have no clock."""
 
 _RUNS: Final = 16  # run distributions cover 0..15; the last bucket holds "15 or more"
 _SPAN: Final = 40  # future halves: runs 0..40 per side
@@ -292,6 +308,88 @@ def state_value(state: State, side: Side) -> float:
         batting, state.score[side] - state.score[other], min(state.outs, 3), state.bases,
         state.balls, state.strikes, mine, theirs,
     )
+
+
+# ----------------------------------------------------------------------------- the play-out leaf
+
+# made by: python scripts/bob_half_runs.py --games 3000 --seed 1
+HALF_RUNS: Final[dict[str, Dist]] = {
+    # lite: 51000 halves, mean 2.835 runs
+    "lite": (
+        0.20318, 0.19243, 0.15284, 0.12439, 0.09871, 0.07400, 0.05239, 0.03651,
+        0.02422, 0.01569, 0.00931, 0.00661, 0.00375, 0.00247, 0.00143, 0.00208,
+    ),
+    # lite-extended: 51000 halves, mean 0.927 runs
+    "lite-extended": (
+        0.53949, 0.22504, 0.11790, 0.05867, 0.02971, 0.01527, 0.00716, 0.00412,
+        0.00153, 0.00059, 0.00025, 0.00022, 0.00002, 0.00004, 0.00000, 0.00000,
+    ),
+    # pro: 51000 halves, mean 0.860 runs
+    "pro": (
+        0.56645, 0.21665, 0.11114, 0.05269, 0.02694, 0.01367, 0.00631, 0.00310,
+        0.00149, 0.00080, 0.00045, 0.00018, 0.00012, 0.00002, 0.00000, 0.00000,
+    ),
+}
+"""Distribution of the runs a side scores in a fresh half-inning (0..15, the last "15 or
+more") with ``normal`` playing both sides and the cards of each tier, measured by
+``scripts/bob_half_runs.py`` (the dice alone give 0.77 runs a half; the Lite cards nearly
+four times that). ``hard`` scores the end of its play-outs with it (:func:`leaf_value`)."""
+
+
+@cache
+def _tier_halves(tier: str, n: int) -> Dist:
+    """Distribution of the runs one side scores in ``n`` fresh halves of ``tier`` (0.._SPAN)."""
+    dist: list[float] = [1.0] + [0.0] * _SPAN
+    total = sum(HALF_RUNS[tier])
+    fresh = [p / total for p in HALF_RUNS[tier]]  # the table is rounded to 5 places
+    for _ in range(n):
+        nxt = [0.0] * (_SPAN + 1)
+        for i, p in enumerate(dist):
+            if p:
+                for j, q in enumerate(fresh):
+                    nxt[min(i + j, _SPAN)] += p * q
+        dist = nxt
+    return tuple(dist)
+
+
+@cache
+def _tier_settle(tier: str, mine: int, theirs: int) -> tuple[float, ...]:
+    """As :func:`_settle_odds`, with ``tier``'s measured halves."""
+    a, b = _tier_halves(tier, mine), _tier_halves(tier, theirs)
+    diff = [0.0] * (2 * _SPAN + 1)
+    for i, p in enumerate(a):
+        if p:
+            for j, q in enumerate(b):
+                diff[i - j + _SPAN] += p * q
+    out = []
+    for lead in range(-2 * _SPAN, 2 * _SPAN + 1):
+        win = tie = 0.0
+        for k, p in enumerate(diff):
+            final = lead + k - _SPAN
+            if final > 0:
+                win += p
+            elif final == 0:
+                tie += p
+        out.append(win + tie / 2)
+    return tuple(out)
+
+
+def leaf_value(state: State, side: Side) -> float:
+    """The side's win probability (ties half) at the start of a half-inning, or the result
+    once the game is over: every half still to come, this one included, is a draw from its
+    tier's :data:`HALF_RUNS`. (Hands are thrown away at the end of a half, so what is left
+    of the game is the score, the halves to come and the challenges.)"""
+    if state.result is not None:
+        return state_value(state, side)
+    offense = state.offense
+    batting = offense == side
+    other = state.defense if batting else offense
+    off_left, def_left = halves_to_come(state)
+    off_left += 1  # the half about to start
+    mine, theirs = (off_left, def_left) if batting else (def_left, off_left)
+    settle = _tier_settle(state.options.tier, mine, theirs)
+    lead = state.score[side] - state.score[other]
+    return settle[min(max(lead + 2 * _SPAN, 0), len(settle) - 1)]
 
 
 # ----------------------------------------------------------------------------- what a side knows
@@ -889,29 +987,34 @@ class _Stream:
 
 
 def _play_out(engine: Engine, state: State, side: Side) -> float:
-    """Both sides play ``normal`` to the end of the half; the side's win probability there."""
+    """Both sides play ``normal`` to the end of the half; the side's win probability there
+    (:func:`leaf_value`)."""
     half = (state.inning, state.half)
     while state.result is None and (state.inning, state.half) == half:
         who: Side = state.queue[0][0]  # type: ignore[assignment]
         actions = engine.legal_actions(state, who)
         engine.step_in_place(state, _normal_choice(engine, state, who, actions))
-    return state_value(state, side)
+    return leaf_value(state, side)
 
 
 def hard_samples(
     engine: Engine, state: State, side: Side, actions: list[Action], pick: Pick,
-    budget: int = DEFAULT_BUDGET,
+    budget: int = DEFAULT_BUDGET, enough: StopCheck | None = None,
 ) -> list[list[float]]:
-    """Play-out values: one row per determinisation (``budget // len(actions)`` of them), one
-    column per action, every column of a row met with the same cards and dice. A challenge
-    pays the same reserve as in ``normal`` (the play-out ends before a kept one is used)."""
+    """Play-out values: one row per determinisation, one column per action, every column of a
+    row met with the same cards and dice. Rows are played until there are
+    ``budget // len(actions)`` of them or, once there are ``MIN_ROUNDS``, until ``enough()``
+    says stop (asked before each further row). A challenge pays the same reserve as in
+    ``normal`` (the play-out ends before a kept one is used)."""
     rng = random.Random(pick(1 << 30) * (1 << 30) + pick(1 << 30))
     rounds = max(1, budget // len(actions))
     reserve = _challenge_reserve(state, side)
     costs = [reserve if a["type"] == "challenge" else 0.0 for a in actions]
     sim = Engine(_Stream(0, 0))
     rows: list[list[float]] = []
-    for _ in range(rounds):
+    for done in range(rounds):
+        if enough is not None and done >= MIN_ROUNDS and enough():
+            break
         world = determinise(state, side, rng)
         seed = rng.getrandbits(64)
         row = []
@@ -926,10 +1029,10 @@ def hard_samples(
 
 def hard_scores(
     engine: Engine, state: State, side: Side, actions: list[Action], pick: Pick,
-    budget: int = DEFAULT_BUDGET,
+    budget: int = DEFAULT_BUDGET, enough: StopCheck | None = None,
 ) -> list[float]:
     """Mean play-out value of each action (see :func:`hard_samples`)."""
-    rows = hard_samples(engine, state, side, actions, pick, budget)
+    rows = hard_samples(engine, state, side, actions, pick, budget, enough)
     return [sum(column) / len(rows) for column in zip(*rows, strict=True)]
 
 
@@ -976,14 +1079,17 @@ def choose_normal(engine: Engine, state: State, side: Side, pick: Pick) -> Actio
     return _normal_choice(engine, state, side, _legal(engine, state, side))
 
 
-def make_hard(budget: int = DEFAULT_BUDGET) -> Callable[[Engine, State, Side, Pick], Action]:
-    """A ``hard`` player with ``budget`` play-outs per decision."""
+def make_hard(
+    budget: int = DEFAULT_BUDGET, enough: StopCheck | None = None
+) -> Callable[[Engine, State, Side, Pick], Action]:
+    """A ``hard`` player with at most ``budget`` play-outs per decision, stopping sooner when
+    ``enough()`` says so (see :func:`hard_samples`)."""
 
     def choose_hard(engine: Engine, state: State, side: Side, pick: Pick) -> Action:
         actions = _legal(engine, state, side)
         if len(actions) == 1:
             return actions[0]
-        rows = hard_samples(engine, state, side, actions, pick, budget)
+        rows = hard_samples(engine, state, side, actions, pick, budget, enough)
         preferred = actions.index(_normal_choice(engine, state, side, actions))
         return actions[_override(rows, preferred)]
 
@@ -991,6 +1097,18 @@ def make_hard(budget: int = DEFAULT_BUDGET) -> Callable[[Engine, State, Side, Pi
 
 
 choose_hard = make_hard()
+
+
+def timed_hard(enough: StopCheck) -> Callable[[Engine, State, Side, Pick], Action]:
+    """``hard`` stopped by ``enough`` (the server's clock) rather than a play-out count."""
+    return make_hard(TIMED_BUDGET, enough)
+
+
+TIMED_POLICIES: Final[dict[str, Callable[[StopCheck], Callable[[Engine, State, Side, Pick],
+                                                                 Action]]]] = {
+    "hard": timed_hard,
+}
+"""The levels that think for as long as they are given: level -> (stop check -> player)."""
 
 POLICIES: Final[dict[str, Callable[[Engine, State, Side, Pick], Action]]] = {
     "easy": choose_easy,

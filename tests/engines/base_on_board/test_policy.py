@@ -11,14 +11,20 @@ import pytest
 from app.engines.base_on_board import Engine, State
 from app.engines.base_on_board.data import CHALLENGE_DECK, TIERS, deck_for
 from app.engines.base_on_board.policy import (
+    HALF_RUNS,
     LEVELS,
+    MIN_ROUNDS,
     POLICIES,
+    TIMED_POLICIES,
     choose_action,
     determinise,
     expected_runs,
+    hard_samples,
     holds_probability,
+    leaf_value,
     make_hard,
     state_value,
+    timed_hard,
     win_probability,
 )
 from app.engines.dice import SeededDice
@@ -225,3 +231,50 @@ def test_normal_beats_easy() -> None:
     from app.sim.base_on_board import binomial_p
 
     assert normal > easy and binomial_p(normal, normal + easy) < 0.05, (normal, easy)
+
+
+def test_hard_stops_when_the_stop_check_says_so() -> None:
+    """The server's clock is injected as ``enough()``: asked before each round once
+    ``MIN_ROUNDS`` are played, and the play-outs stop at the first ``True``."""
+    engine = Engine(SeededDice(0))
+    state, side = _states(seed=5, tier="pro", games=1)[0]
+    actions = engine.legal_actions(state, side)
+    calls = 0
+
+    def enough_after(n: int):  # type: ignore[no-untyped-def]
+        def enough() -> bool:
+            nonlocal calls
+            calls += 1
+            return calls > n
+        return enough
+
+    rows = hard_samples(engine, state, side, actions, _pick(1), 10_000, enough_after(3))
+    assert len(rows) == MIN_ROUNDS + 3 and calls == 4
+    calls = 0
+    rows = hard_samples(engine, state, side, actions, _pick(1), 10_000, enough_after(0))
+    assert len(rows) == MIN_ROUNDS and calls == 1  # never fewer than MIN_ROUNDS
+    calls = 0
+    budget = (MIN_ROUNDS + 2) * len(actions)
+    rows = hard_samples(engine, state, side, actions, _pick(1), budget, enough_after(99))
+    assert len(rows) == MIN_ROUNDS + 2 and calls == 2  # the budget still caps it
+    calls = 0
+    chosen = timed_hard(enough_after(2))(engine, state, side, _pick(1))
+    assert chosen in actions and calls == 3
+    assert set(TIMED_POLICIES) == {"hard"}
+
+
+def test_the_play_out_leaf_uses_each_tiers_measured_halves() -> None:
+    """``hard`` scores the end of a play-out with the runs a half is worth in its tier: the
+    Lite cards make a lead far less safe than the dice alone say."""
+    for tier, dist in HALF_RUNS.items():
+        assert abs(sum(dist) - 1.0) < 1e-3 and len(dist) == 16, tier
+    mean = {tier: sum(i * p for i, p in enumerate(d)) for tier, d in HALF_RUNS.items()}
+    assert mean["lite"] > 2.5 > 1.0 > mean["lite-extended"] > mean["pro"] > 0.77
+    engine = Engine(SeededDice(0))
+    for tier in TIERS:
+        state = engine.new_game({"tier": tier, "innings": 3})
+        assert abs(leaf_value(state, "home") + leaf_value(state, "away") - 1.0) < 1e-9
+        state.score["home"] = 3
+        assert leaf_value(state, "home") > 0.5
+        if tier == "lite":
+            assert leaf_value(state, "home") < state_value(state, "home") - 0.1
