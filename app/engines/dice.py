@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from app.engines.interface import DiceSource, EngineError
 
@@ -62,13 +62,18 @@ class SeededDice:
     start always does; it is not for resuming a stored state (use :class:`HmacDice`).
     """
 
-    __slots__ = ("_random",)
+    __slots__ = ("_below", "_random")
 
     def __init__(self, seed: int) -> None:
         self._random = random.Random(seed)
+        # ``randrange(n)`` checks its argument and then returns ``_randbelow(n)``: the same
+        # values, a third cheaper (the simulator draws hundreds of times a game).
+        self._below: Callable[[int], int] = self._random._randbelow  # type: ignore[attr-defined]
 
     def below(self, index: int, n: int) -> int:
-        return self._random.randrange(n)
+        if n > 0:
+            return self._below(n)
+        return self._random.randrange(n)  # raises ValueError, as it always did
 
 
 class ScriptedDice:

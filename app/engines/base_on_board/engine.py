@@ -55,6 +55,42 @@ PA_HITS: Final[dict[str, str]] = {
 }
 
 
+_ROLL_KINDS: Final = frozenset({"pitch", "swing", "hit"})
+_CARD_KINDS: Final = frozenset({"cards", "pre", "pitch", "swing"})
+_DICE: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
+    "pitch": ("pitch", PITCH_DIE),
+    "swing": ("bat", BAT_DIE),
+    "hit": ("hit", HIT_DIE),
+}
+_NO_RBI: Final = frozenset({None, "E", "DP", "TP"})
+_BASE_TEXT: Final[tuple[str, ...]] = tuple(B.as_text(bases) for bases in range(8))
+
+# (offense?, phase, code, bases, outs, balls, strikes, hit and run?, infield fly?) -> the cards
+# of that side's result window that may be played, with their choices, in table order.
+_PLAYABLE: dict[tuple[Any, ...], dict[str, list[dict[str, Any]]]] = {}
+
+
+def _playable(state: State, play: dict[str, Any], offense: bool) -> dict[str, list[dict[str, Any]]]:
+    """The cards of the window of ``offense``'s side in this phase that the situation allows,
+    each with its choices: ``card_choices`` for every such card, memoized on everything
+    ``card_choices`` reads."""
+    phase = play.get("phase")
+    key = (
+        offense, phase, play.get("code"), state.bases, state.outs, state.balls, state.strikes,
+        bool(play.get("hnr")), bool(play.get("ifl")),
+    )
+    found = _PLAYABLE.get(key)
+    if found is None:
+        table = OFFENSE_WINDOW if offense else DEFENSE_WINDOW
+        found = {}
+        for code in table.get(str(phase), ()):
+            choices = card_choices(state, code)
+            if choices:
+                found[code] = choices
+        _PLAYABLE[key] = found
+    return found
+
+
 class Engine:
     """Base on Board for two sides; who sits on a side is the server's business."""
 
@@ -88,24 +124,43 @@ class Engine:
         return state, events
 
     def legal_actions(self, state: State, side: Side) -> list[Action]:
-        if state.result is not None or not state.queue or state.queue[0][0] != side:
+        queue = state.queue
+        if state.result is not None or not queue:
             return []
-        kind = state.queue[0][1]
-        actions: list[Action] = []
-        if kind in ("pitch", "swing", "hit"):
-            actions.append({"side": side, "type": "roll"})
-            if kind == "hit" or state.play.get("hnr") or state.play.get("rnh"):
-                return actions
+        head = queue[0]
+        if head[0] != side:
+            return []
+        kind = head[1]
+        play = state.play
         if kind == "choose":
             return [
-                {"side": side, "type": "choose", **choice}
-                for choice in self._runner_choices(state)
+                {"side": side, "type": "choose", "runner": B.BASE_NAMES[bit]}
+                for bit in B.runner_bits(state.bases)
             ]
-        allowed = self._window_codes(state, side, kind)
-        for code in dict.fromkeys(state.hands[side]):
-            if code in allowed:
-                for choice in self._choices(state, kind, code):
-                    actions.append({"side": side, "type": "play", "card": code, **choice})
+        actions: list[Action] = []
+        if kind in _ROLL_KINDS:
+            actions.append({"side": side, "type": "roll"})
+            if kind == "hit" or play.get("hnr") or play.get("rnh"):
+                return actions
+        if kind == "answer":
+            allowed = ANSWERS.get(play["chain"][-1]["code"], ())
+            if allowed:
+                for code in dict.fromkeys(state.hands[side]):
+                    if code in allowed:
+                        for choice in answer_choices(state, code):
+                            actions.append({"side": side, "type": "play", "card": code, **choice})
+        elif kind in _CARD_KINDS:
+            offense = side == state.offense
+            if not (offense and kind == "cards" and play.get("rnh")):
+                playable = _playable(state, play, offense)
+                if playable:
+                    for code in dict.fromkeys(state.hands[side]):
+                        choices = playable.get(code)
+                        if choices is not None:
+                            for choice in choices:
+                                actions.append(
+                                    {"side": side, "type": "play", "card": code, **choice}
+                                )
         if self._may_challenge(state, side, kind):
             actions.append({"side": side, "type": "challenge"})
         if kind == "ifl":
@@ -240,7 +295,7 @@ class Engine:
         if not pile and state.discards[deck]:
             pile[:] = self._shuffle(state, state.discards[deck])
             state.discards[deck] = []
-            events.append(Event("reshuffle", {"deck": deck, "size": len(pile)}))
+            events.append(Event("reshuffle", {"deck": deck, "size": len(pile)}, {}))
         return pile.pop() if pile else None
 
     def _deal(self, state: State, side: Side, deck: str, n: int, events: list[Event]) -> None:
@@ -262,26 +317,49 @@ class Engine:
     def _run(self, state: State, events: list[Event]) -> None:
         """Moves on by itself until some side has a real choice, or the game is over."""
         while state.result is None:
-            if not state.queue:
+            queue = state.queue
+            if not queue:
                 self._finish_phase(state, events)
                 continue
-            side, kind = state.queue[0]
+            side, kind = queue[0]
             if kind in MANDATORY or self._opens(state, side, kind):  # type: ignore[arg-type]
                 return
-            state.queue.pop(0)
+            queue.pop(0)
             if kind == "answer":
                 self._resolve_chain(state, events)
 
     def _opens(self, state: State, side: Side, kind: str) -> bool:
-        if kind == "ifl" or self._may_challenge(state, side, kind):
+        """Whether a window opens (design note 1): some card of the tier (with ``fast_play``,
+        of the hand) may be played now, or a challenge or the infield fly may be declared."""
+        if kind == "ifl":
             return True
-        allowed = self._window_codes(state, side, kind)
-        if state.options.fast_play:
-            codes: Any = [code for code in state.hands[side] if code in allowed]
-        else:
-            tier = TIER_CODES[state.options.tier]
-            codes = [code for code in allowed if code in tier]
-        return any(self._choices(state, kind, code) for code in codes)
+        if kind == "challenge":
+            return state.challenges[side] > 0
+        play = state.play
+        fast = state.options.fast_play
+        if kind == "answer":
+            if self._may_challenge(state, side, kind):
+                return True
+            allowed = ANSWERS.get(play["chain"][-1]["code"], ())
+            if not allowed:
+                return False
+            if fast:
+                codes: Any = [code for code in state.hands[side] if code in allowed]
+            else:
+                tier = TIER_CODES[state.options.tier]
+                codes = [code for code in allowed if code in tier]
+            return any(answer_choices(state, code) for code in codes)
+        if kind not in _CARD_KINDS:
+            return False
+        offense = side == state.offense
+        if offense and kind == "cards" and play.get("rnh"):
+            return False  # RNH is the offense's card for its pitch (decision D17)
+        playable = _playable(state, play, offense)
+        if not playable:
+            return False
+        if fast:
+            return not playable.keys().isdisjoint(state.hands[side])
+        return not TIER_CODES[state.options.tier].isdisjoint(playable)
 
     def _window_codes(self, state: State, side: Side, kind: str) -> tuple[str, ...]:
         """The cards this window may offer, whatever the situation."""
@@ -321,10 +399,10 @@ class Engine:
         kind = action["type"]
         window = state.queue.pop(0)[1]
         if kind == "roll":
-            events.append(Event("roll_requested", {"side": side}))
+            events.append(Event("roll_requested", {"side": side}, {}))
             self._on_roll(state, window, events)
         elif kind == "pass":
-            events.append(Event("pass", {"side": side, "window": window}))
+            events.append(Event("pass", {"side": side, "window": window}, {}))
             if window == "answer":
                 self._resolve_chain(state, events)
         elif kind == "play":
@@ -356,26 +434,32 @@ class Engine:
         state.line[offense].append(0)
         state.batters[offense] += 1
         events.append(
-            Event("half_start", {"inning": state.inning, "half": state.half, "offense": offense})
+            Event(
+                "half_start",
+                {"inning": state.inning, "half": state.half, "offense": offense},
+                {},
+            )
         )
         self._deal(state, offense, "offense", HAND_SIZE, events)
         self._deal(state, defense, "defense", HAND_SIZE, events)
         self._begin_pitch(state)
 
     def _begin_pitch(self, state: State) -> None:
+        offense = state.offense
+        defense: Side = "home" if offense == "away" else "away"
         if state.rec is None:
             state.rec = {
                 "inning": state.inning,
                 "half": state.half,
-                "offense": state.offense,
-                "defense": state.defense,
-                "batter": state.batters[state.offense],
+                "offense": offense,
+                "defense": defense,
+                "batter": state.batters[offense],
                 "batter_card": None,
                 "pitcher": None,
                 "balls": state.balls,
                 "strikes": state.strikes,
                 "outs": state.outs,
-                "bases": B.as_text(state.bases),
+                "bases": _BASE_TEXT[state.bases],
                 "dice": [],
                 "cards": [],
                 "challenge": None,
@@ -383,41 +467,42 @@ class Engine:
                 "runs": 0,
             }
         state.play = {"phase": "pre", "chain": []}
-        state.queue = [[state.offense, "pre"], [state.defense, "pitch"]]
+        state.queue = [[offense, "pre"], [defense, "pitch"]]
 
     def _end_pitch(
         self, state: State, events: list[Event], pa: str | None, result: str, rbi: int = 0
     ) -> None:
         """Closes the pitch record; then the next pitch, the next half, or the end."""
-        held = state.play.pop("held", None)
+        play = state.play
+        offense = state.offense
+        held = play.pop("held", None)
         if held is not None:  # RNH's pitch is over, however it ended (decision D16)
             state.discards["offense"].append(held)
-            self._deal(state, state.offense, "offense", 1, events)
+            self._deal(state, offense, "offense", 1, events)
         if pa is not None:
             state.balls = state.strikes = 0
         rec = state.rec
         assert rec is not None
-        rec.update(
-            result=result,
-            pa_result=pa,
-            rbi=rbi if pa not in (None, "E", "DP", "TP") else 0,
-            balls_after=state.balls,
-            strikes_after=state.strikes,
-            outs_after=min(state.outs, 3),
-            bases_after=B.as_text(state.bases) if state.outs < 3 else "000",
-            hit_and_run=bool(state.play.get("hnr")),
-            run_and_hit=bool(state.play.get("rnh")),
-        )
-        events.append(Event(PITCH_EVENT, rec))
+        outs = state.outs
+        rec["result"] = result
+        rec["pa_result"] = pa
+        rec["rbi"] = rbi if pa not in _NO_RBI else 0
+        rec["balls_after"] = state.balls
+        rec["strikes_after"] = state.strikes
+        rec["outs_after"] = outs if outs < 3 else 3
+        rec["bases_after"] = B.as_text(state.bases) if outs < 3 else "000"
+        rec["hit_and_run"] = bool(play.get("hnr"))
+        rec["run_and_hit"] = bool(play.get("rnh"))
+        events.append(Event(PITCH_EVENT, rec, {}))
         state.pitches += 1
         state.rec = None
         if self._walk_off(state):
-            self._game_over(state, state.offense, "walk-off", events)
-        elif state.outs >= 3:
+            self._game_over(state, offense, "walk-off", events)
+        elif outs >= 3:
             self._end_half(state, events)
         else:
             if pa is not None:
-                state.batters[state.offense] += 1
+                state.batters[offense] += 1
             self._begin_pitch(state)
 
     def _walk_off(self, state: State) -> bool:
@@ -437,6 +522,7 @@ class Engine:
             Event(
                 "half_end",
                 {"inning": state.inning, "half": state.half, "runs": state.line[offense][-1]},
+                {},
             )
         )
         state.queue = []
@@ -467,7 +553,11 @@ class Engine:
         state.result = {"winner": winner, "reason": reason}
         state.queue = []
         events.append(
-            Event("game_over", {"winner": winner, "reason": reason, "score": dict(state.score)})
+            Event(
+                "game_over",
+                {"winner": winner, "reason": reason, "score": dict(state.score)},
+                {},
+            )
         )
 
     def _settle(self, state: State, bases: int, runs: int, outs: int) -> None:
@@ -494,16 +584,12 @@ class Engine:
     # ----------------------------------------------------------------- rolls
 
     def _on_roll(self, state: State, window: str, events: list[Event]) -> None:
-        die, faces = {
-            "pitch": ("pitch", PITCH_DIE),
-            "swing": ("bat", BAT_DIE),
-            "hit": ("hit", HIT_DIE),
-        }[window]
+        die, faces = _DICE[window]
         face = self._roll(state, faces)
         side = state.defense if window == "pitch" else state.offense
         assert state.rec is not None
         state.rec["dice"].append({"die": die, "face": face})
-        events.append(Event("roll", {"side": side, "die": die, "face": face}))
+        events.append(Event("roll", {"side": side, "die": die, "face": face}, {}))
         if window == "pitch":
             self._pitch_result(state, face, events)
         elif window == "swing":
@@ -531,14 +617,14 @@ class Engine:
                 # RNH on a foul: runners go back and the card counts as not played (4.2.1).
                 state.hands[offense].append(play.pop("held"))
                 play["rnh"] = False
-                events.append(Event("card_returned", {"side": offense, "code": "RNH"}))
+                events.append(Event("card_returned", {"side": offense, "code": "RNH"}, {}))
                 state.queue = [*queue, [defense, "cards"]]
                 return
             stole = state.bases & 0b011
             play["rnh_stole"] = stole
             state.bases = ((stole << 1) | (state.bases & B.THIRD)) & 0b111
             play["chain"] = [{"side": offense, "code": "RNH"}]
-            events.append(Event("run_and_hit_steal", {"bases": B.as_text(state.bases)}))
+            events.append(Event("run_and_hit_steal", {"bases": B.as_text(state.bases)}, {}))
             state.queue = [*queue, [defense, "answer"]]
             return
         state.queue = [*queue, [offense, "cards"], [defense, "cards"]]
@@ -604,7 +690,7 @@ class Engine:
             entry["runner"] = action["runner"]
         assert state.rec is not None
         state.rec["cards"].append(dict(entry))
-        events.append(Event("card", dict(entry)))
+        events.append(Event("card", dict(entry), {}))
         if code == "RNH":
             state.play["held"] = code  # replaced only once the pitch is over (decision D16)
         else:
@@ -651,7 +737,7 @@ class Engine:
         state.rec["challenges"].append(record)
         if state.rec["challenge"] is None:
             state.rec["challenge"] = record
-        events.append(Event("challenge", record))
+        events.append(Event("challenge", record, {}))
         if window == "answer":
             self._resolve_chain(state, events)
         elif result == "reverse":
@@ -682,7 +768,7 @@ class Engine:
         state.play["ifl"] = True
         assert state.rec is not None
         state.rec["cards"].append({"side": side, "code": "IFL"})
-        events.append(Event("card", {"side": side, "code": "IFL"}))
+        events.append(Event("card", {"side": side, "code": "IFL"}, {}))
         self._settle(state, state.bases, 0, 1)
         self._end_pitch(state, events, "OUT", "IFL")
 
@@ -703,7 +789,7 @@ class Engine:
         answers = {e["code"]: e for e in chain[1:]}
         reversed_root = root.get("challenge") == "reverse"
         offense = state.offense
-        events.append(Event("chain_resolved", {"chain": [dict(e) for e in chain]}))
+        events.append(Event("chain_resolved", {"chain": [dict(e) for e in chain]}, {}))
         if code == "BK":
             bases, runs = B.advance_all(state.bases)
             self._settle(state, bases, runs, 0)

@@ -101,17 +101,10 @@ class State:
     rec: dict[str, Any] | None = None
     pitches: int = 0
     result: dict[str, Any] | None = None
-
-    @property
-    def offense(self) -> Side:
-        first = self.options.bats_first
-        if self.half == "top":
-            return first
-        return "home" if first == "away" else "away"
-
-    @property
-    def defense(self) -> Side:
-        return "home" if self.offense == "away" else "away"
+    # Who bats and who fields: plain attributes kept up to date whenever ``options`` or
+    # ``half`` is set (see ``_track_sides`` below), because the engine reads them all the time.
+    offense: Side = field(init=False, repr=False, compare=False)
+    defense: Side = field(init=False, repr=False, compare=False)
 
     def clone(self) -> State:
         return State(
@@ -212,6 +205,42 @@ class State:
         if not 0 <= state.outs <= 3 or not 0 <= state.balls <= 3 or not 0 <= state.strikes <= 2:
             raise InvalidState("malformed Base on Board state: count out of range")
         return state
+
+
+def _track_sides(cls: type[State]) -> None:
+    """Turns ``options`` and ``half`` into properties over their slots that also set
+    ``offense`` and ``defense``: the team batting first bats in the top half."""
+
+    def sync(state: State) -> None:
+        try:
+            first = options_slot.__get__(state)
+            half = half_slot.__get__(state)
+        except AttributeError:  # __init__ has set ``options`` but not yet ``half``
+            return
+        first = first.bats_first
+        second: Side = "home" if first == "away" else "away"
+        if half == "top":
+            state.offense, state.defense = first, second
+        else:
+            state.offense, state.defense = second, first
+
+    def slot_property(slot: Any) -> property:
+        def get(state: State) -> Any:
+            return slot.__get__(state)
+
+        def put(state: State, value: Any) -> None:
+            slot.__set__(state, value)
+            sync(state)
+
+        return property(get, put)
+
+    options_slot = cls.__dict__["options"]
+    half_slot = cls.__dict__["half"]
+    type.__setattr__(cls, "options", slot_property(options_slot))
+    type.__setattr__(cls, "half", slot_property(half_slot))
+
+
+_track_sides(State)
 
 
 def _copy_json(value: Any) -> Any:
