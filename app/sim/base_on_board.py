@@ -26,10 +26,14 @@ from app.engines.base_on_board.data import (
 from app.engines.dice import SeededDice
 from app.engines.interface import PITCH_EVENT, Action, Side
 
+EAGER: frozenset[str] = frozenset({"play", "challenge", "ifl", "choose"})
+
 
 def eager_choice(rng: random.Random, actions: list[Action]) -> Action:
     """A card, challenge or declaration when there is one, else roll or pass."""
-    eager = [a for a in actions if a["type"] in ("play", "challenge", "ifl", "choose")]
+    if len(actions) == 1 and actions[0]["type"] not in EAGER:
+        return actions[0]  # the commonest case (a lone roll), without building ``eager``
+    eager = [a for a in actions if a["type"] in EAGER]
     return rng.choice(eager) if eager else actions[0]
 
 

@@ -281,11 +281,6 @@ class Engine:
 
     # ----------------------------------------------------------------- dice and cards
 
-    def _roll(self, state: State, faces: tuple[str, ...]) -> str:
-        face = faces[self.dice.below(state.draw, len(faces))]
-        state.draw += 1
-        return face
-
     def _shuffle(self, state: State, cards: list[str]) -> list[str]:
         order, state.draw = shuffled(cards, self.dice, state.draw)
         return order
@@ -322,7 +317,29 @@ class Engine:
                 self._finish_phase(state, events)
                 continue
             side, kind = queue[0]
-            if kind in MANDATORY or self._opens(state, side, kind):  # type: ignore[arg-type]
+            if kind in MANDATORY:
+                return
+            if kind == "cards" or kind == "pre":
+                # ``_opens`` for the commonest windows, inline: this loop is the engine's
+                # hottest code.
+                play = state.play
+                offense = side == state.offense
+                if not (offense and kind == "cards" and play.get("rnh")):
+                    key = (
+                        offense, play.get("phase"), play.get("code"), state.bases, state.outs,
+                        state.balls, state.strikes, bool(play.get("hnr")),
+                        bool(play.get("ifl")),
+                    )
+                    playable = _PLAYABLE.get(key)
+                    if playable is None:
+                        playable = _playable(state, play, offense)
+                    if playable and (
+                        not playable.keys().isdisjoint(state.hands[side])
+                        if state.options.fast_play
+                        else not TIER_CODES[state.options.tier].isdisjoint(playable)
+                    ):
+                        return
+            elif self._opens(state, side, kind):  # type: ignore[arg-type]
                 return
             queue.pop(0)
             if kind == "answer":
@@ -585,7 +602,8 @@ class Engine:
 
     def _on_roll(self, state: State, window: str, events: list[Event]) -> None:
         die, faces = _DICE[window]
-        face = self._roll(state, faces)
+        face = faces[self.dice.below(state.draw, len(faces))]
+        state.draw += 1
         side = state.defense if window == "pitch" else state.offense
         assert state.rec is not None
         state.rec["dice"].append({"die": die, "face": face})

@@ -101,8 +101,9 @@ class State:
     rec: dict[str, Any] | None = None
     pitches: int = 0
     result: dict[str, Any] | None = None
-    # Who bats and who fields: plain attributes kept up to date whenever ``options`` or
-    # ``half`` is set (see ``_track_sides`` below), because the engine reads them all the time.
+    # Who bats and who fields: plain attributes kept up to date whenever ``half`` is set (see
+    # ``_track_sides`` below), because the engine reads them all the time. ``options`` is set
+    # once, before ``half``, and never changes.
     offense: Side = field(init=False, repr=False, compare=False)
     defense: Side = field(init=False, repr=False, compare=False)
 
@@ -208,35 +209,25 @@ class State:
 
 
 def _track_sides(cls: type[State]) -> None:
-    """Turns ``options`` and ``half`` into properties over their slots that also set
-    ``offense`` and ``defense``: the team batting first bats in the top half."""
+    """Turns ``half`` into a property over its slot whose setter also sets ``offense`` and
+    ``defense``: the team batting first bats in the top half."""
 
     def sync(state: State) -> None:
-        try:
-            first = options_slot.__get__(state)
-            half = half_slot.__get__(state)
-        except AttributeError:  # __init__ has set ``options`` but not yet ``half``
-            return
-        first = first.bats_first
+        first = state.options.bats_first
         second: Side = "home" if first == "away" else "away"
-        if half == "top":
+        if half_slot.__get__(state) == "top":
             state.offense, state.defense = first, second
         else:
             state.offense, state.defense = second, first
 
     def slot_property(slot: Any) -> property:
-        def get(state: State) -> Any:
-            return slot.__get__(state)
-
         def put(state: State, value: Any) -> None:
             slot.__set__(state, value)
             sync(state)
 
-        return property(get, put)
+        return property(slot.__get__, put)  # reading stays the slot's own (C) getter
 
-    options_slot = cls.__dict__["options"]
     half_slot = cls.__dict__["half"]
-    type.__setattr__(cls, "options", slot_property(options_slot))
     type.__setattr__(cls, "half", slot_property(half_slot))
 
 
