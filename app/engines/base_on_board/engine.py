@@ -65,6 +65,14 @@ _DICE: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
 _NO_RBI: Final = frozenset({None, "E", "DP", "TP"})
 _BASE_TEXT: Final[tuple[str, ...]] = tuple(B.as_text(bases) for bases in range(8))
 
+# The cards of each side's result windows, by phase: a hand holding none of them cannot play.
+_OFFENSE_SETS: Final[dict[Any, frozenset[str]]] = {
+    phase: frozenset(codes) for phase, codes in OFFENSE_WINDOW.items()
+}
+_DEFENSE_SETS: Final[dict[Any, frozenset[str]]] = {
+    phase: frozenset(codes) for phase, codes in DEFENSE_WINDOW.items()
+}
+
 # (offense?, phase, code, bases, outs, balls, strikes, hit and run?, infield fly?) -> the cards
 # of that side's result window that may be played, with their choices, in table order.
 _PLAYABLE: dict[tuple[Any, ...], dict[str, list[dict[str, Any]]]] = {}
@@ -151,18 +159,32 @@ class Engine:
                             actions.append({"side": side, "type": "play", "card": code, **choice})
         elif kind in _CARD_KINDS:
             offense = side == state.offense
-            if not (offense and kind == "cards" and play.get("rnh")):
+            hand = state.hands[side]
+            codes = (_OFFENSE_SETS if offense else _DEFENSE_SETS).get(play.get("phase"))
+            if (
+                codes is not None
+                and not codes.isdisjoint(hand)
+                and not (offense and kind == "cards" and play.get("rnh"))
+            ):
                 playable = _playable(state, play, offense)
                 if playable:
-                    for code in dict.fromkeys(state.hands[side]):
+                    for code in dict.fromkeys(hand):
                         choices = playable.get(code)
                         if choices is not None:
                             for choice in choices:
                                 actions.append(
                                     {"side": side, "type": "play", "card": code, **choice}
                                 )
-        if self._may_challenge(state, side, kind):
-            actions.append({"side": side, "type": "challenge"})
+        if state.challenges[side] > 0:  # ``_may_challenge``, inline
+            if kind == "challenge":
+                actions.append({"side": side, "type": "challenge"})
+            elif kind == "answer":
+                entry = play["chain"][-1]
+                allowed_calls = (
+                    OFFENSE_CHALLENGEABLE if side == state.offense else DEFENSE_CHALLENGEABLE
+                )
+                if entry["code"] in allowed_calls and "challenge" not in entry:
+                    actions.append({"side": side, "type": "challenge"})
         if kind == "ifl":
             actions.append({"side": side, "type": "ifl"})
         if kind not in MANDATORY:
@@ -324,7 +346,13 @@ class Engine:
                 # hottest code.
                 play = state.play
                 offense = side == state.offense
-                if not (offense and kind == "cards" and play.get("rnh")):
+                fast = state.options.fast_play
+                codes = (_OFFENSE_SETS if offense else _DEFENSE_SETS).get(play.get("phase"))
+                if (
+                    codes is not None
+                    and (not fast or not codes.isdisjoint(state.hands[side]))
+                    and not (offense and kind == "cards" and play.get("rnh"))
+                ):
                     key = (
                         offense, play.get("phase"), play.get("code"), state.bases, state.outs,
                         state.balls, state.strikes, bool(play.get("hnr")),
@@ -335,7 +363,7 @@ class Engine:
                         playable = _playable(state, play, offense)
                     if playable and (
                         not playable.keys().isdisjoint(state.hands[side])
-                        if state.options.fast_play
+                        if fast
                         else not TIER_CODES[state.options.tier].isdisjoint(playable)
                     ):
                         return
@@ -417,7 +445,20 @@ class Engine:
         window = state.queue.pop(0)[1]
         if kind == "roll":
             events.append(Event("roll_requested", {"side": side}, {}))
-            self._on_roll(state, window, events)
+            die, faces = _DICE[window]
+            face = faces[self.dice.below(state.draw, len(faces))]
+            state.draw += 1
+            rec = state.rec
+            assert rec is not None
+            rec["dice"].append({"die": die, "face": face})
+            roller = state.defense if window == "pitch" else state.offense
+            events.append(Event("roll", {"side": roller, "die": die, "face": face}, {}))
+            if window == "pitch":
+                self._pitch_result(state, face, events)
+            elif window == "swing":
+                self._bat_result(state, face, events)
+            else:
+                self._hit_result(state, face)
         elif kind == "pass":
             events.append(Event("pass", {"side": side, "window": window}, {}))
             if window == "answer":
@@ -463,7 +504,7 @@ class Engine:
 
     def _begin_pitch(self, state: State) -> None:
         offense = state.offense
-        defense: Side = "home" if offense == "away" else "away"
+        defense = state.defense
         if state.rec is None:
             state.rec = {
                 "inning": state.inning,
@@ -507,20 +548,47 @@ class Engine:
         rec["balls_after"] = state.balls
         rec["strikes_after"] = state.strikes
         rec["outs_after"] = outs if outs < 3 else 3
-        rec["bases_after"] = B.as_text(state.bases) if outs < 3 else "000"
+        rec["bases_after"] = _BASE_TEXT[state.bases] if outs < 3 else "000"
         rec["hit_and_run"] = bool(play.get("hnr"))
         rec["run_and_hit"] = bool(play.get("rnh"))
         events.append(Event(PITCH_EVENT, rec, {}))
         state.pitches += 1
         state.rec = None
-        if self._walk_off(state):
+        defense = state.defense
+        score = state.score
+        if (
+            state.half == "bottom"
+            and state.inning >= state.options.innings
+            and score[offense] > score[defense]
+        ):  # ``_walk_off``, inline
             self._game_over(state, offense, "walk-off", events)
         elif outs >= 3:
             self._end_half(state, events)
         else:
+            batters = state.batters
             if pa is not None:
-                state.batters[offense] += 1
-            self._begin_pitch(state)
+                batters[offense] += 1
+            # ``_begin_pitch``, inline
+            state.rec = {
+                "inning": state.inning,
+                "half": state.half,
+                "offense": offense,
+                "defense": defense,
+                "batter": batters[offense],
+                "batter_card": None,
+                "pitcher": None,
+                "balls": state.balls,
+                "strikes": state.strikes,
+                "outs": outs,
+                "bases": _BASE_TEXT[state.bases],
+                "dice": [],
+                "cards": [],
+                "challenge": None,
+                "challenges": [],
+                "runs": 0,
+            }
+            state.play = {"phase": "pre", "chain": []}
+            state.queue = [[offense, "pre"], [defense, "pitch"]]
 
     def _walk_off(self, state: State) -> bool:
         return (
@@ -599,21 +667,6 @@ class Engine:
         return False
 
     # ----------------------------------------------------------------- rolls
-
-    def _on_roll(self, state: State, window: str, events: list[Event]) -> None:
-        die, faces = _DICE[window]
-        face = faces[self.dice.below(state.draw, len(faces))]
-        state.draw += 1
-        side = state.defense if window == "pitch" else state.offense
-        assert state.rec is not None
-        state.rec["dice"].append({"die": die, "face": face})
-        events.append(Event("roll", {"side": side, "die": die, "face": face}, {}))
-        if window == "pitch":
-            self._pitch_result(state, face, events)
-        elif window == "swing":
-            self._bat_result(state, face, events)
-        else:
-            self._hit_result(state, face)
 
     def _pitch_result(self, state: State, face: str, events: list[Event]) -> None:
         play = state.play
