@@ -38,12 +38,18 @@ def eager_choice(rng: random.Random, actions: list[Action]) -> Action:
 
 
 def play_game(engine: Engine, state: State, rng: random.Random, tally: Tally) -> State:
+    legal_actions = engine.legal_actions
+    step = engine.step_in_place
+    count = tally.pitch
     while state.result is None:
-        side = state.queue[0][0]
-        action = eager_choice(rng, engine.legal_actions(state, side))  # type: ignore[arg-type]
-        for event in engine.step_in_place(state, action):
+        actions = legal_actions(state, state.queue[0][0])  # type: ignore[arg-type]
+        if len(actions) == 1 and actions[0]["type"] not in EAGER:
+            action = actions[0]  # what ``eager_choice`` picks, without the call
+        else:
+            action = eager_choice(rng, actions)
+        for event in step(state, action):
             if event.type == PITCH_EVENT:
-                tally.pitch(event.data)
+                count(event.data)
     return state
 
 

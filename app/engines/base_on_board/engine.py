@@ -73,29 +73,45 @@ _DEFENSE_SETS: Final[dict[Any, frozenset[str]]] = {
     phase: frozenset(codes) for phase, codes in DEFENSE_WINDOW.items()
 }
 
-# (offense?, phase, code, bases, outs, balls, strikes, hit and run?, infield fly?) -> the cards
-# of that side's result window that may be played, with their choices, in table order.
-_PLAYABLE: dict[tuple[Any, ...], dict[str, list[dict[str, Any]]]] = {}
+Playable = dict[str, list[dict[str, Any]]]
+# Situation -> the cards of the offense's and of the defense's window in it that may be played
+# now, each with its choices, in table order. The key holds exactly what ``card_choices`` reads
+# in that phase, so that there are few situations and each is worked out once.
+_SITUATIONS: dict[tuple[Any, ...], tuple[Playable, Playable]] = {}
 
 
-def _playable(state: State, play: dict[str, Any], offense: bool) -> dict[str, list[dict[str, Any]]]:
-    """The cards of the window of ``offense``'s side in this phase that the situation allows,
-    each with its choices: ``card_choices`` for every such card, memoized on everything
-    ``card_choices`` reads."""
+def _situation(state: State, play: dict[str, Any]) -> tuple[Playable, Playable]:
+    """``card_choices`` for every card of both sides' windows in this phase, memoized."""
     phase = play.get("phase")
-    key = (
-        offense, phase, play.get("code"), state.bases, state.outs, state.balls, state.strikes,
-        bool(play.get("hnr")), bool(play.get("ifl")),
-    )
-    found = _PLAYABLE.get(key)
+    key: tuple[Any, ...]
+    if phase == "pre":
+        key = ("pre", state.bases, state.balls == 3)
+    elif phase == "pitch":
+        key = ("pitch", play.get("code"), state.bases, state.strikes == 2, state.outs == 2)
+    elif phase == "swing":
+        key = ("swing", state.bases, state.outs < 2, bool(play.get("hnr")))
+    elif phase == "bat":
+        key = (
+            "bat", play.get("code"), state.bases, state.outs, bool(play.get("hnr")),
+            bool(play.get("ifl")),
+        )
+    elif phase == "ht":
+        key = ("ht", state.bases, state.outs < 2)
+    elif phase == "hit":
+        key = ("hit", play.get("code"), state.bases)
+    else:
+        key = (phase,)
+    found = _SITUATIONS.get(key)
     if found is None:
-        table = OFFENSE_WINDOW if offense else DEFENSE_WINDOW
-        found = {}
-        for code in table.get(str(phase), ()):
-            choices = card_choices(state, code)
-            if choices:
-                found[code] = choices
-        _PLAYABLE[key] = found
+        pair: list[Playable] = []
+        for table in (OFFENSE_WINDOW, DEFENSE_WINDOW):
+            playable: Playable = {}
+            for code in table.get(str(phase), ()):
+                choices = card_choices(state, code)
+                if choices:
+                    playable[code] = choices
+            pair.append(playable)
+        found = _SITUATIONS[key] = (pair[0], pair[1])
     return found
 
 
@@ -166,7 +182,7 @@ class Engine:
                 and not codes.isdisjoint(hand)
                 and not (offense and kind == "cards" and play.get("rnh"))
             ):
-                playable = _playable(state, play, offense)
+                playable = _situation(state, play)[0 if offense else 1]
                 if playable:
                     for code in dict.fromkeys(hand):
                         choices = playable.get(code)
@@ -333,10 +349,16 @@ class Engine:
 
     def _run(self, state: State, events: list[Event]) -> None:
         """Moves on by itself until some side has a real choice, or the game is over."""
+        situation: tuple[Playable, Playable] | None = None  # while nothing changes
         while state.result is None:
             queue = state.queue
             if not queue:
-                self._finish_phase(state, events)
+                phase = state.play.get("phase")
+                if phase == "pitch":
+                    self._finish_count(state, events)
+                else:
+                    self._finish_phase(state, events)
+                situation = None
                 continue
             side, kind = queue[0]
             if kind in MANDATORY:
@@ -346,32 +368,26 @@ class Engine:
                 # hottest code.
                 play = state.play
                 offense = side == state.offense
-                fast = state.options.fast_play
                 codes = (_OFFENSE_SETS if offense else _DEFENSE_SETS).get(play.get("phase"))
-                if (
-                    codes is not None
-                    and (not fast or not codes.isdisjoint(state.hands[side]))
-                    and not (offense and kind == "cards" and play.get("rnh"))
-                ):
-                    key = (
-                        offense, play.get("phase"), play.get("code"), state.bases, state.outs,
-                        state.balls, state.strikes, bool(play.get("hnr")),
-                        bool(play.get("ifl")),
-                    )
-                    playable = _PLAYABLE.get(key)
-                    if playable is None:
-                        playable = _playable(state, play, offense)
-                    if playable and (
-                        not playable.keys().isdisjoint(state.hands[side])
-                        if fast
-                        else not TIER_CODES[state.options.tier].isdisjoint(playable)
-                    ):
-                        return
+                if codes is not None and not (offense and kind == "cards" and play.get("rnh")):
+                    hand = state.hands[side]
+                    fast = state.options.fast_play
+                    if not fast or not codes.isdisjoint(hand):
+                        if situation is None:
+                            situation = _situation(state, play)
+                        playable = situation[0] if offense else situation[1]
+                        if playable and (
+                            not playable.keys().isdisjoint(hand)
+                            if fast
+                            else not TIER_CODES[state.options.tier].isdisjoint(playable)
+                        ):
+                            return
             elif self._opens(state, side, kind):  # type: ignore[arg-type]
                 return
             queue.pop(0)
             if kind == "answer":
                 self._resolve_chain(state, events)
+                situation = None
 
     def _opens(self, state: State, side: Side, kind: str) -> bool:
         """Whether a window opens (design note 1): some card of the tier (with ``fast_play``,
@@ -399,7 +415,7 @@ class Engine:
         offense = side == state.offense
         if offense and kind == "cards" and play.get("rnh"):
             return False  # RNH is the offense's card for its pitch (decision D17)
-        playable = _playable(state, play, offense)
+        playable = _situation(state, play)[0 if offense else 1]
         if not playable:
             return False
         if fast:
