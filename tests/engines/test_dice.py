@@ -62,3 +62,18 @@ def test_seeded_dice_draw_what_randrange_draws() -> None:
             assert dice.below(i, n) == reference.randrange(n)
     with pytest.raises(ValueError):
         SeededDice(1).below(0, 0)
+
+
+def test_shuffled_with_seeded_dice_matches_the_general_path() -> None:
+    from app.engines.dice import SeededDice
+
+    class Wrapped:
+        def __init__(self, seed: int) -> None:
+            self.inner = SeededDice(seed)
+
+        def below(self, index: int, n: int) -> int:
+            return self.inner.below(index, n)
+
+    for size in (0, 1, 2, 20, 40):
+        items = [str(i) for i in range(size)]
+        assert shuffled(items, SeededDice(5), 3) == shuffled(items, Wrapped(5), 3)

@@ -333,11 +333,13 @@ class Engine:
 
     def _deal(self, state: State, side: Side, deck: str, n: int, events: list[Event]) -> None:
         drawn = []
+        pile = state.decks[deck]
+        hand = state.hands[side]
         for _ in range(n):
-            card = self._draw_card(state, deck, events)
+            card = pile.pop() if pile else self._draw_card(state, deck, events)
             if card is None:
                 break
-            state.hands[side].append(card)
+            hand.append(card)
             drawn.append(card)
         if drawn:
             events.append(
