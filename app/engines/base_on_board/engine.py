@@ -166,6 +166,19 @@ class Engine:
             actions.append({"side": side, "type": "roll"})
             if kind == "hit" or play.get("hnr") or play.get("rnh"):
                 return actions
+            # A pitch or a swing: the cards of the side's window, and nothing else (no
+            # challenge, infield fly or pass in a mandatory decision).
+            hand = state.hands[side]
+            offense = side == state.offense
+            codes = (_OFFENSE_SETS if offense else _DEFENSE_SETS).get(play.get("phase"))
+            if codes is not None and not codes.isdisjoint(hand):
+                playable = _situation(state, play)[0 if offense else 1]
+                for code in dict.fromkeys(hand):
+                    choices = playable.get(code)
+                    if choices is not None:
+                        for choice in choices:
+                            actions.append({"side": side, "type": "play", "card": code, **choice})
+            return actions
         if kind == "answer":
             allowed = ANSWERS.get(play["chain"][-1]["code"], ())
             if allowed:

@@ -235,9 +235,16 @@ _track_sides(State)
 
 
 def _copy_json(value: Any) -> Any:
-    """Copies the nested dict/list structure of ``play`` and ``rec`` (leaves are immutable)."""
+    """Copies the nested dict/list structure of ``play`` and ``rec`` (leaves are immutable).
+
+    Leaves are taken as they are without a call each: most values are leaves."""
     if isinstance(value, dict):
-        return {k: _copy_json(v) for k, v in value.items()}
+        return {
+            k: _copy_json(v) if isinstance(v, _CONTAINERS) else v for k, v in value.items()
+        }
     if isinstance(value, list):
-        return [_copy_json(v) for v in value]
+        return [_copy_json(v) if isinstance(v, _CONTAINERS) else v for v in value]
     return value
+
+
+_CONTAINERS = (dict, list)
