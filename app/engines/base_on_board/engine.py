@@ -702,7 +702,10 @@ class Engine:
     def _pitch_result(self, state: State, face: str, events: list[Event]) -> None:
         play = state.play
         offense, defense = state.offense, state.defense
-        play.update(phase="pitch", code=face, face=face, chain=[])
+        play["phase"] = "pitch"
+        play["code"] = face
+        play["face"] = face
+        play["chain"] = []
         if face == "C":
             play["phase"] = "swing"
             if play.get("rnh"):
@@ -734,13 +737,16 @@ class Engine:
     def _bat_result(self, state: State, face: str, events: list[Event]) -> None:
         play = state.play
         offense, defense = state.offense, state.defense
-        play.update(face=face, chain=[])
+        play["face"] = face
+        play["chain"] = []
         if face == "HT":
-            play.update(phase="ht", code="HT")
+            play["phase"] = "ht"
+            play["code"] = "HT"
             state.queue = [[defense, "cards"], [offense, "hit"]]
             return
         if face == "HR":
-            play.update(phase="hr", code="HR")
+            play["phase"] = "hr"
+            play["code"] = "HR"
             state.queue = [[offense, "cards"], [defense, "challenge"]]
             return
         code = face
@@ -750,7 +756,8 @@ class Engine:
             if face in ("GF", "G3"):
                 code = "GA"
             elif face in ("FO", "PO"):
-                play.update(phase="bat", code=face)
+                play["phase"] = "bat"
+                play["code"] = face
                 runners = B.runner_bits(state.bases)
                 if len(runners) == 1:
                     self._line_drive_double(state, runners[0], face, events)
@@ -759,7 +766,8 @@ class Engine:
                 return
             elif face in ("F2", "F3", "FA"):
                 code = "FO"
-        play.update(phase="bat", code=code)
+        play["phase"] = "bat"
+        play["code"] = code
         queue: list[list[str]] = []
         if face == "GA":
             queue.append([offense, "challenge"])
@@ -773,7 +781,9 @@ class Engine:
         state.queue = [*queue, [defense, "cards"], [offense, "cards"]]
 
     def _hit_result(self, state: State, face: str) -> None:
-        state.play.update(phase="hit", code=face, chain=[])
+        state.play["phase"] = "hit"
+        state.play["code"] = face
+        state.play["chain"] = []
         queue: list[list[str]] = []
         if face == "iH":
             queue.append([state.defense, "challenge"])
@@ -898,7 +908,9 @@ class Engine:
             if not self._interrupted(state, events, "BK"):
                 state.queue = [[offense, "pre"], [state.defense, "pitch"]]
         elif code == "HNR":
-            play.update(hnr=True, phase="swing", code="C")
+            play["hnr"] = True
+            play["phase"] = "swing"
+            play["code"] = "C"
             assert state.rec is not None
             state.rec["pitch_by_card"] = "HNR"
             state.queue = [[offense, "swing"]]
