@@ -448,12 +448,6 @@ class Engine:
             return table.get(str(state.play.get("phase")), ())
         return ()
 
-    def _choices(self, state: State, kind: str, code: str) -> list[dict[str, Any]]:
-        """The ways a card of this window may be played in this situation."""
-        if kind == "answer":
-            return answer_choices(state, code)
-        return card_choices(state, code)
-
     def _may_challenge(self, state: State, side: Side, kind: str) -> bool:
         if state.challenges[side] <= 0:
             return False
@@ -464,9 +458,6 @@ class Engine:
             allowed = OFFENSE_CHALLENGEABLE if side == state.offense else DEFENSE_CHALLENGEABLE
             return entry["code"] in allowed and "challenge" not in entry
         return False
-
-    def _runner_choices(self, state: State) -> list[dict[str, Any]]:
-        return [{"runner": B.BASE_NAMES[bit]} for bit in B.runner_bits(state.bases)]
 
     # ----------------------------------------------------------------- one action
 
