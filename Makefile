@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check lint typecheck pytest install bench clean
+.PHONY: run test check lint typecheck pytest install bench clean compiled uncompiled
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,5 +34,13 @@ test: check pytest
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
-clean:
+# Opt-in, never part of install/test/CI: the Base on Board engine compiled with mypyc in place
+# (needs a C compiler and the Python headers); `make uncompiled` goes back to pure Python.
+compiled: $(STAMP)
+	$(BIN)/python scripts/compile_engine.py
+
+uncompiled:
+	$(PYTHON) scripts/compile_engine.py --clean
+
+clean: uncompiled
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

@@ -13,8 +13,8 @@ An action is legal exactly when it is equal to one of the dicts ``legal_actions`
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Any, Final, Generic, Literal, Protocol, TypeVar
 
 Side = Literal["home", "away"]
 SIDES: tuple[Side, Side] = ("home", "away")
@@ -66,18 +66,38 @@ class InvalidCardData(EngineError):
     code = "invalid_card_data"
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened, stored once with who may see which part of it.
 
     ``data`` is public: every viewer, spectators included, sees it. ``private`` maps a side to
     extra fields only that side's members see (a card drawn into its hand, its own hidden
     choice). A later event reveals what becomes public (a stare-down reveal, the seed).
+
+    A plain slotted class rather than a frozen dataclass: an engine creates hundreds of events a
+    game, and a frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``
+    (about twice the cost). The fields are ``Final``, so mypy still refuses reassigning one;
+    equality and ``repr`` are the dataclass's (same class, same fields).
     """
 
-    type: str
-    data: JSON = field(default_factory=dict)
-    private: Mapping[str, JSON] = field(default_factory=dict)
+    __slots__ = ("data", "private", "type")
+    __match_args__ = ("type", "data", "private")
+
+    def __init__(
+        self, type: str, data: JSON | None = None, private: Mapping[str, JSON] | None = None
+    ) -> None:
+        self.type: Final[str] = type
+        self.data: Final[JSON] = {} if data is None else data
+        self.private: Final[Mapping[str, JSON]] = {} if private is None else private
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event) or other.__class__ is not Event:
+            return NotImplemented
+        return (self.type, self.data, self.private) == (other.type, other.data, other.private)
+
+    __hash__ = None  # type: ignore[assignment]  # its dicts are unhashable, as before
+
+    def __repr__(self) -> str:
+        return f"Event(type={self.type!r}, data={self.data!r}, private={self.private!r})"
 
     def for_viewer(self, side: Side | None) -> JSON:
         """The event as one viewer may see it; ``None`` is a spectator."""

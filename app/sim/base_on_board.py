@@ -26,20 +26,30 @@ from app.engines.base_on_board.data import (
 from app.engines.dice import SeededDice
 from app.engines.interface import PITCH_EVENT, Action, Side
 
+EAGER: frozenset[str] = frozenset({"play", "challenge", "ifl", "choose"})
+
 
 def eager_choice(rng: random.Random, actions: list[Action]) -> Action:
     """A card, challenge or declaration when there is one, else roll or pass."""
-    eager = [a for a in actions if a["type"] in ("play", "challenge", "ifl", "choose")]
+    if len(actions) == 1 and actions[0]["type"] not in EAGER:
+        return actions[0]  # the commonest case (a lone roll), without building ``eager``
+    eager = [a for a in actions if a["type"] in EAGER]
     return rng.choice(eager) if eager else actions[0]
 
 
 def play_game(engine: Engine, state: State, rng: random.Random, tally: Tally) -> State:
+    legal_actions = engine.legal_actions
+    step = engine.step_in_place
+    count = tally.pitch
     while state.result is None:
-        side = state.queue[0][0]
-        action = eager_choice(rng, engine.legal_actions(state, side))  # type: ignore[arg-type]
-        for event in engine.step_in_place(state, action):
+        actions = legal_actions(state, state.queue[0][0])  # type: ignore[arg-type]
+        if len(actions) == 1 and actions[0]["type"] not in EAGER:
+            action = actions[0]  # what ``eager_choice`` picks, without the call
+        else:
+            action = eager_choice(rng, actions)
+        for event in step(state, action):
             if event.type == PITCH_EVENT:
-                tally.pitch(event.data)
+                count(event.data)
     return state
 
 

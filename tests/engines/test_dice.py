@@ -47,3 +47,33 @@ def test_shuffle_is_fisher_yates_over_the_stream() -> None:
     # i=2 swaps with 0 -> c b a; i=1 swaps with 0 -> b c a
     assert order == ["b", "c", "a"]
     assert next_index == 7
+
+
+def test_seeded_dice_draw_what_randrange_draws() -> None:
+    import random
+
+    from app.engines.dice import SeededDice
+
+    for seed in (0, 1, 99):
+        dice = SeededDice(seed)
+        reference = random.Random(seed)
+        for i in range(5000):
+            n = 1 + (i * 7919) % 97
+            assert dice.below(i, n) == reference.randrange(n)
+    with pytest.raises(ValueError):
+        SeededDice(1).below(0, 0)
+
+
+def test_shuffled_with_seeded_dice_matches_the_general_path() -> None:
+    from app.engines.dice import SeededDice
+
+    class Wrapped:
+        def __init__(self, seed: int) -> None:
+            self.inner = SeededDice(seed)
+
+        def below(self, index: int, n: int) -> int:
+            return self.inner.below(index, n)
+
+    for size in (0, 1, 2, 20, 40):
+        items = [str(i) for i in range(size)]
+        assert shuffled(items, SeededDice(5), 3) == shuffled(items, Wrapped(5), 3)

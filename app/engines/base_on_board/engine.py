@@ -55,6 +55,66 @@ PA_HITS: Final[dict[str, str]] = {
 }
 
 
+_ROLL_KINDS: Final = frozenset({"pitch", "swing", "hit"})
+_CARD_KINDS: Final = frozenset({"cards", "pre", "pitch", "swing"})
+_DICE: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
+    "pitch": ("pitch", PITCH_DIE),
+    "swing": ("bat", BAT_DIE),
+    "hit": ("hit", HIT_DIE),
+}
+_NO_RBI: Final = frozenset({None, "E", "DP", "TP"})
+_BASE_TEXT: Final[tuple[str, ...]] = tuple(B.as_text(bases) for bases in range(8))
+
+# The cards of each side's result windows, by phase: a hand holding none of them cannot play.
+_OFFENSE_SETS: Final[dict[Any, frozenset[str]]] = {
+    phase: frozenset(codes) for phase, codes in OFFENSE_WINDOW.items()
+}
+_DEFENSE_SETS: Final[dict[Any, frozenset[str]]] = {
+    phase: frozenset(codes) for phase, codes in DEFENSE_WINDOW.items()
+}
+
+Playable = dict[str, list[dict[str, Any]]]
+# Situation -> the cards of the offense's and of the defense's window in it that may be played
+# now, each with its choices, in table order. The key holds exactly what ``card_choices`` reads
+# in that phase, so that there are few situations and each is worked out once.
+_SITUATIONS: dict[tuple[Any, ...], tuple[Playable, Playable]] = {}
+
+
+def _situation(state: State, play: dict[str, Any]) -> tuple[Playable, Playable]:
+    """``card_choices`` for every card of both sides' windows in this phase, memoized."""
+    phase = play.get("phase")
+    key: tuple[Any, ...]
+    if phase == "pre":
+        key = ("pre", state.bases, state.balls == 3)
+    elif phase == "pitch":
+        key = ("pitch", play.get("code"), state.bases, state.strikes == 2, state.outs == 2)
+    elif phase == "swing":
+        key = ("swing", state.bases, state.outs < 2, bool(play.get("hnr")))
+    elif phase == "bat":
+        key = (
+            "bat", play.get("code"), state.bases, state.outs, bool(play.get("hnr")),
+            bool(play.get("ifl")),
+        )
+    elif phase == "ht":
+        key = ("ht", state.bases, state.outs < 2)
+    elif phase == "hit":
+        key = ("hit", play.get("code"), state.bases)
+    else:
+        key = (phase,)
+    found = _SITUATIONS.get(key)
+    if found is None:
+        pair: list[Playable] = []
+        for table in (OFFENSE_WINDOW, DEFENSE_WINDOW):
+            playable: Playable = {}
+            for code in table.get(str(phase), ()):
+                choices = card_choices(state, code)
+                if choices:
+                    playable[code] = choices
+            pair.append(playable)
+        found = _SITUATIONS[key] = (pair[0], pair[1])
+    return found
+
+
 class Engine:
     """Base on Board for two sides; who sits on a side is the server's business."""
 
@@ -88,26 +148,72 @@ class Engine:
         return state, events
 
     def legal_actions(self, state: State, side: Side) -> list[Action]:
-        if state.result is not None or not state.queue or state.queue[0][0] != side:
+        queue = state.queue
+        if state.result is not None or not queue:
             return []
-        kind = state.queue[0][1]
-        actions: list[Action] = []
-        if kind in ("pitch", "swing", "hit"):
-            actions.append({"side": side, "type": "roll"})
-            if kind == "hit" or state.play.get("hnr") or state.play.get("rnh"):
-                return actions
+        head = queue[0]
+        if head[0] != side:
+            return []
+        kind = head[1]
+        play = state.play
         if kind == "choose":
             return [
-                {"side": side, "type": "choose", **choice}
-                for choice in self._runner_choices(state)
+                {"side": side, "type": "choose", "runner": B.BASE_NAMES[bit]}
+                for bit in B.runner_bits(state.bases)
             ]
-        allowed = self._window_codes(state, side, kind)
-        for code in dict.fromkeys(state.hands[side]):
-            if code in allowed:
-                for choice in self._choices(state, kind, code):
-                    actions.append({"side": side, "type": "play", "card": code, **choice})
-        if self._may_challenge(state, side, kind):
-            actions.append({"side": side, "type": "challenge"})
+        actions: list[Action] = []
+        if kind in _ROLL_KINDS:
+            actions.append({"side": side, "type": "roll"})
+            if kind == "hit" or play.get("hnr") or play.get("rnh"):
+                return actions
+            # A pitch or a swing: the cards of the side's window, and nothing else (no
+            # challenge, infield fly or pass in a mandatory decision).
+            hand = state.hands[side]
+            offense = side == state.offense
+            codes = (_OFFENSE_SETS if offense else _DEFENSE_SETS).get(play.get("phase"))
+            if codes is not None and not codes.isdisjoint(hand):
+                playable = _situation(state, play)[0 if offense else 1]
+                for code in dict.fromkeys(hand):
+                    choices = playable.get(code)
+                    if choices is not None:
+                        for choice in choices:
+                            actions.append({"side": side, "type": "play", "card": code, **choice})
+            return actions
+        if kind == "answer":
+            allowed = ANSWERS.get(play["chain"][-1]["code"], ())
+            if allowed:
+                for code in dict.fromkeys(state.hands[side]):
+                    if code in allowed:
+                        for choice in answer_choices(state, code):
+                            actions.append({"side": side, "type": "play", "card": code, **choice})
+        elif kind in _CARD_KINDS:
+            offense = side == state.offense
+            hand = state.hands[side]
+            codes = (_OFFENSE_SETS if offense else _DEFENSE_SETS).get(play.get("phase"))
+            if (
+                codes is not None
+                and not codes.isdisjoint(hand)
+                and not (offense and kind == "cards" and play.get("rnh"))
+            ):
+                playable = _situation(state, play)[0 if offense else 1]
+                if playable:
+                    for code in dict.fromkeys(hand):
+                        choices = playable.get(code)
+                        if choices is not None:
+                            for choice in choices:
+                                actions.append(
+                                    {"side": side, "type": "play", "card": code, **choice}
+                                )
+        if state.challenges[side] > 0:  # ``_may_challenge``, inline
+            if kind == "challenge":
+                actions.append({"side": side, "type": "challenge"})
+            elif kind == "answer":
+                entry = play["chain"][-1]
+                allowed_calls = (
+                    OFFENSE_CHALLENGEABLE if side == state.offense else DEFENSE_CHALLENGEABLE
+                )
+                if entry["code"] in allowed_calls and "challenge" not in entry:
+                    actions.append({"side": side, "type": "challenge"})
         if kind == "ifl":
             actions.append({"side": side, "type": "ifl"})
         if kind not in MANDATORY:
@@ -226,11 +332,6 @@ class Engine:
 
     # ----------------------------------------------------------------- dice and cards
 
-    def _roll(self, state: State, faces: tuple[str, ...]) -> str:
-        face = faces[self.dice.below(state.draw, len(faces))]
-        state.draw += 1
-        return face
-
     def _shuffle(self, state: State, cards: list[str]) -> list[str]:
         order, state.draw = shuffled(cards, self.dice, state.draw)
         return order
@@ -240,16 +341,18 @@ class Engine:
         if not pile and state.discards[deck]:
             pile[:] = self._shuffle(state, state.discards[deck])
             state.discards[deck] = []
-            events.append(Event("reshuffle", {"deck": deck, "size": len(pile)}))
+            events.append(Event("reshuffle", {"deck": deck, "size": len(pile)}, {}))
         return pile.pop() if pile else None
 
     def _deal(self, state: State, side: Side, deck: str, n: int, events: list[Event]) -> None:
         drawn = []
+        pile = state.decks[deck]
+        hand = state.hands[side]
         for _ in range(n):
-            card = self._draw_card(state, deck, events)
+            card = pile.pop() if pile else self._draw_card(state, deck, events)
             if card is None:
                 break
-            state.hands[side].append(card)
+            hand.append(card)
             drawn.append(card)
         if drawn:
             events.append(
@@ -261,27 +364,78 @@ class Engine:
 
     def _run(self, state: State, events: list[Event]) -> None:
         """Moves on by itself until some side has a real choice, or the game is over."""
+        situation: tuple[Playable, Playable] | None = None  # while nothing changes
         while state.result is None:
-            if not state.queue:
-                self._finish_phase(state, events)
+            queue = state.queue
+            if not queue:
+                phase = state.play.get("phase")
+                if phase == "pitch":
+                    self._finish_count(state, events)
+                else:
+                    self._finish_phase(state, events)
+                situation = None
                 continue
-            side, kind = state.queue[0]
-            if kind in MANDATORY or self._opens(state, side, kind):  # type: ignore[arg-type]
+            side, kind = queue[0]
+            if kind in MANDATORY:
                 return
-            state.queue.pop(0)
+            if kind == "cards" or kind == "pre":
+                # ``_opens`` for the commonest windows, inline: this loop is the engine's
+                # hottest code.
+                play = state.play
+                offense = side == state.offense
+                codes = (_OFFENSE_SETS if offense else _DEFENSE_SETS).get(play.get("phase"))
+                if codes is not None and not (offense and kind == "cards" and play.get("rnh")):
+                    hand = state.hands[side]
+                    fast = state.options.fast_play
+                    if not fast or not codes.isdisjoint(hand):
+                        if situation is None:
+                            situation = _situation(state, play)
+                        playable = situation[0] if offense else situation[1]
+                        if playable and (
+                            not playable.keys().isdisjoint(hand)
+                            if fast
+                            else not TIER_CODES[state.options.tier].isdisjoint(playable)
+                        ):
+                            return
+            elif self._opens(state, side, kind):  # type: ignore[arg-type]
+                return
+            queue.pop(0)
             if kind == "answer":
                 self._resolve_chain(state, events)
+                situation = None
 
     def _opens(self, state: State, side: Side, kind: str) -> bool:
-        if kind == "ifl" or self._may_challenge(state, side, kind):
+        """Whether a window opens (design note 1): some card of the tier (with ``fast_play``,
+        of the hand) may be played now, or a challenge or the infield fly may be declared."""
+        if kind == "ifl":
             return True
-        allowed = self._window_codes(state, side, kind)
-        if state.options.fast_play:
-            codes: Any = [code for code in state.hands[side] if code in allowed]
-        else:
-            tier = TIER_CODES[state.options.tier]
-            codes = [code for code in allowed if code in tier]
-        return any(self._choices(state, kind, code) for code in codes)
+        if kind == "challenge":
+            return state.challenges[side] > 0
+        play = state.play
+        fast = state.options.fast_play
+        if kind == "answer":
+            if self._may_challenge(state, side, kind):
+                return True
+            allowed = ANSWERS.get(play["chain"][-1]["code"], ())
+            if not allowed:
+                return False
+            if fast:
+                codes: Any = [code for code in state.hands[side] if code in allowed]
+            else:
+                tier = TIER_CODES[state.options.tier]
+                codes = [code for code in allowed if code in tier]
+            return any(answer_choices(state, code) for code in codes)
+        if kind not in _CARD_KINDS:
+            return False
+        offense = side == state.offense
+        if offense and kind == "cards" and play.get("rnh"):
+            return False  # RNH is the offense's card for its pitch (decision D17)
+        playable = _situation(state, play)[0 if offense else 1]
+        if not playable:
+            return False
+        if fast:
+            return not playable.keys().isdisjoint(state.hands[side])
+        return not TIER_CODES[state.options.tier].isdisjoint(playable)
 
     def _window_codes(self, state: State, side: Side, kind: str) -> tuple[str, ...]:
         """The cards this window may offer, whatever the situation."""
@@ -294,12 +448,6 @@ class Engine:
             return table.get(str(state.play.get("phase")), ())
         return ()
 
-    def _choices(self, state: State, kind: str, code: str) -> list[dict[str, Any]]:
-        """The ways a card of this window may be played in this situation."""
-        if kind == "answer":
-            return answer_choices(state, code)
-        return card_choices(state, code)
-
     def _may_challenge(self, state: State, side: Side, kind: str) -> bool:
         if state.challenges[side] <= 0:
             return False
@@ -311,9 +459,6 @@ class Engine:
             return entry["code"] in allowed and "challenge" not in entry
         return False
 
-    def _runner_choices(self, state: State) -> list[dict[str, Any]]:
-        return [{"runner": B.BASE_NAMES[bit]} for bit in B.runner_bits(state.bases)]
-
     # ----------------------------------------------------------------- one action
 
     def _step(self, state: State, action: Action, events: list[Event]) -> None:
@@ -321,10 +466,23 @@ class Engine:
         kind = action["type"]
         window = state.queue.pop(0)[1]
         if kind == "roll":
-            events.append(Event("roll_requested", {"side": side}))
-            self._on_roll(state, window, events)
+            events.append(Event("roll_requested", {"side": side}, {}))
+            die, faces = _DICE[window]
+            face = faces[self.dice.below(state.draw, len(faces))]
+            state.draw += 1
+            rec = state.rec
+            assert rec is not None
+            rec["dice"].append({"die": die, "face": face})
+            roller = state.defense if window == "pitch" else state.offense
+            events.append(Event("roll", {"side": roller, "die": die, "face": face}, {}))
+            if window == "pitch":
+                self._pitch_result(state, face, events)
+            elif window == "swing":
+                self._bat_result(state, face, events)
+            else:
+                self._hit_result(state, face)
         elif kind == "pass":
-            events.append(Event("pass", {"side": side, "window": window}))
+            events.append(Event("pass", {"side": side, "window": window}, {}))
             if window == "answer":
                 self._resolve_chain(state, events)
         elif kind == "play":
@@ -356,26 +514,32 @@ class Engine:
         state.line[offense].append(0)
         state.batters[offense] += 1
         events.append(
-            Event("half_start", {"inning": state.inning, "half": state.half, "offense": offense})
+            Event(
+                "half_start",
+                {"inning": state.inning, "half": state.half, "offense": offense},
+                {},
+            )
         )
         self._deal(state, offense, "offense", HAND_SIZE, events)
         self._deal(state, defense, "defense", HAND_SIZE, events)
         self._begin_pitch(state)
 
     def _begin_pitch(self, state: State) -> None:
+        offense = state.offense
+        defense = state.defense
         if state.rec is None:
             state.rec = {
                 "inning": state.inning,
                 "half": state.half,
-                "offense": state.offense,
-                "defense": state.defense,
-                "batter": state.batters[state.offense],
+                "offense": offense,
+                "defense": defense,
+                "batter": state.batters[offense],
                 "batter_card": None,
                 "pitcher": None,
                 "balls": state.balls,
                 "strikes": state.strikes,
                 "outs": state.outs,
-                "bases": B.as_text(state.bases),
+                "bases": _BASE_TEXT[state.bases],
                 "dice": [],
                 "cards": [],
                 "challenge": None,
@@ -383,42 +547,70 @@ class Engine:
                 "runs": 0,
             }
         state.play = {"phase": "pre", "chain": []}
-        state.queue = [[state.offense, "pre"], [state.defense, "pitch"]]
+        state.queue = [[offense, "pre"], [defense, "pitch"]]
 
     def _end_pitch(
         self, state: State, events: list[Event], pa: str | None, result: str, rbi: int = 0
     ) -> None:
         """Closes the pitch record; then the next pitch, the next half, or the end."""
-        held = state.play.pop("held", None)
+        play = state.play
+        offense = state.offense
+        held = play.pop("held", None)
         if held is not None:  # RNH's pitch is over, however it ended (decision D16)
             state.discards["offense"].append(held)
-            self._deal(state, state.offense, "offense", 1, events)
+            self._deal(state, offense, "offense", 1, events)
         if pa is not None:
             state.balls = state.strikes = 0
         rec = state.rec
         assert rec is not None
-        rec.update(
-            result=result,
-            pa_result=pa,
-            rbi=rbi if pa not in (None, "E", "DP", "TP") else 0,
-            balls_after=state.balls,
-            strikes_after=state.strikes,
-            outs_after=min(state.outs, 3),
-            bases_after=B.as_text(state.bases) if state.outs < 3 else "000",
-            hit_and_run=bool(state.play.get("hnr")),
-            run_and_hit=bool(state.play.get("rnh")),
-        )
-        events.append(Event(PITCH_EVENT, rec))
+        outs = state.outs
+        rec["result"] = result
+        rec["pa_result"] = pa
+        rec["rbi"] = rbi if pa not in _NO_RBI else 0
+        rec["balls_after"] = state.balls
+        rec["strikes_after"] = state.strikes
+        rec["outs_after"] = outs if outs < 3 else 3
+        rec["bases_after"] = _BASE_TEXT[state.bases] if outs < 3 else "000"
+        rec["hit_and_run"] = bool(play.get("hnr"))
+        rec["run_and_hit"] = bool(play.get("rnh"))
+        events.append(Event(PITCH_EVENT, rec, {}))
         state.pitches += 1
         state.rec = None
-        if self._walk_off(state):
-            self._game_over(state, state.offense, "walk-off", events)
-        elif state.outs >= 3:
+        defense = state.defense
+        score = state.score
+        if (
+            state.half == "bottom"
+            and state.inning >= state.options.innings
+            and score[offense] > score[defense]
+        ):  # ``_walk_off``, inline
+            self._game_over(state, offense, "walk-off", events)
+        elif outs >= 3:
             self._end_half(state, events)
         else:
+            batters = state.batters
             if pa is not None:
-                state.batters[state.offense] += 1
-            self._begin_pitch(state)
+                batters[offense] += 1
+            # ``_begin_pitch``, inline
+            state.rec = {
+                "inning": state.inning,
+                "half": state.half,
+                "offense": offense,
+                "defense": defense,
+                "batter": batters[offense],
+                "batter_card": None,
+                "pitcher": None,
+                "balls": state.balls,
+                "strikes": state.strikes,
+                "outs": outs,
+                "bases": _BASE_TEXT[state.bases],
+                "dice": [],
+                "cards": [],
+                "challenge": None,
+                "challenges": [],
+                "runs": 0,
+            }
+            state.play = {"phase": "pre", "chain": []}
+            state.queue = [[offense, "pre"], [defense, "pitch"]]
 
     def _walk_off(self, state: State) -> bool:
         return (
@@ -437,6 +629,7 @@ class Engine:
             Event(
                 "half_end",
                 {"inning": state.inning, "half": state.half, "runs": state.line[offense][-1]},
+                {},
             )
         )
         state.queue = []
@@ -467,7 +660,11 @@ class Engine:
         state.result = {"winner": winner, "reason": reason}
         state.queue = []
         events.append(
-            Event("game_over", {"winner": winner, "reason": reason, "score": dict(state.score)})
+            Event(
+                "game_over",
+                {"winner": winner, "reason": reason, "score": dict(state.score)},
+                {},
+            )
         )
 
     def _settle(self, state: State, bases: int, runs: int, outs: int) -> None:
@@ -493,28 +690,13 @@ class Engine:
 
     # ----------------------------------------------------------------- rolls
 
-    def _on_roll(self, state: State, window: str, events: list[Event]) -> None:
-        die, faces = {
-            "pitch": ("pitch", PITCH_DIE),
-            "swing": ("bat", BAT_DIE),
-            "hit": ("hit", HIT_DIE),
-        }[window]
-        face = self._roll(state, faces)
-        side = state.defense if window == "pitch" else state.offense
-        assert state.rec is not None
-        state.rec["dice"].append({"die": die, "face": face})
-        events.append(Event("roll", {"side": side, "die": die, "face": face}))
-        if window == "pitch":
-            self._pitch_result(state, face, events)
-        elif window == "swing":
-            self._bat_result(state, face, events)
-        else:
-            self._hit_result(state, face)
-
     def _pitch_result(self, state: State, face: str, events: list[Event]) -> None:
         play = state.play
         offense, defense = state.offense, state.defense
-        play.update(phase="pitch", code=face, face=face, chain=[])
+        play["phase"] = "pitch"
+        play["code"] = face
+        play["face"] = face
+        play["chain"] = []
         if face == "C":
             play["phase"] = "swing"
             if play.get("rnh"):
@@ -531,14 +713,14 @@ class Engine:
                 # RNH on a foul: runners go back and the card counts as not played (4.2.1).
                 state.hands[offense].append(play.pop("held"))
                 play["rnh"] = False
-                events.append(Event("card_returned", {"side": offense, "code": "RNH"}))
+                events.append(Event("card_returned", {"side": offense, "code": "RNH"}, {}))
                 state.queue = [*queue, [defense, "cards"]]
                 return
             stole = state.bases & 0b011
             play["rnh_stole"] = stole
             state.bases = ((stole << 1) | (state.bases & B.THIRD)) & 0b111
             play["chain"] = [{"side": offense, "code": "RNH"}]
-            events.append(Event("run_and_hit_steal", {"bases": B.as_text(state.bases)}))
+            events.append(Event("run_and_hit_steal", {"bases": B.as_text(state.bases)}, {}))
             state.queue = [*queue, [defense, "answer"]]
             return
         state.queue = [*queue, [offense, "cards"], [defense, "cards"]]
@@ -546,13 +728,16 @@ class Engine:
     def _bat_result(self, state: State, face: str, events: list[Event]) -> None:
         play = state.play
         offense, defense = state.offense, state.defense
-        play.update(face=face, chain=[])
+        play["face"] = face
+        play["chain"] = []
         if face == "HT":
-            play.update(phase="ht", code="HT")
+            play["phase"] = "ht"
+            play["code"] = "HT"
             state.queue = [[defense, "cards"], [offense, "hit"]]
             return
         if face == "HR":
-            play.update(phase="hr", code="HR")
+            play["phase"] = "hr"
+            play["code"] = "HR"
             state.queue = [[offense, "cards"], [defense, "challenge"]]
             return
         code = face
@@ -562,7 +747,8 @@ class Engine:
             if face in ("GF", "G3"):
                 code = "GA"
             elif face in ("FO", "PO"):
-                play.update(phase="bat", code=face)
+                play["phase"] = "bat"
+                play["code"] = face
                 runners = B.runner_bits(state.bases)
                 if len(runners) == 1:
                     self._line_drive_double(state, runners[0], face, events)
@@ -571,7 +757,8 @@ class Engine:
                 return
             elif face in ("F2", "F3", "FA"):
                 code = "FO"
-        play.update(phase="bat", code=code)
+        play["phase"] = "bat"
+        play["code"] = code
         queue: list[list[str]] = []
         if face == "GA":
             queue.append([offense, "challenge"])
@@ -585,7 +772,9 @@ class Engine:
         state.queue = [*queue, [defense, "cards"], [offense, "cards"]]
 
     def _hit_result(self, state: State, face: str) -> None:
-        state.play.update(phase="hit", code=face, chain=[])
+        state.play["phase"] = "hit"
+        state.play["code"] = face
+        state.play["chain"] = []
         queue: list[list[str]] = []
         if face == "iH":
             queue.append([state.defense, "challenge"])
@@ -604,7 +793,7 @@ class Engine:
             entry["runner"] = action["runner"]
         assert state.rec is not None
         state.rec["cards"].append(dict(entry))
-        events.append(Event("card", dict(entry)))
+        events.append(Event("card", dict(entry), {}))
         if code == "RNH":
             state.play["held"] = code  # replaced only once the pitch is over (decision D16)
         else:
@@ -651,7 +840,7 @@ class Engine:
         state.rec["challenges"].append(record)
         if state.rec["challenge"] is None:
             state.rec["challenge"] = record
-        events.append(Event("challenge", record))
+        events.append(Event("challenge", record, {}))
         if window == "answer":
             self._resolve_chain(state, events)
         elif result == "reverse":
@@ -682,7 +871,7 @@ class Engine:
         state.play["ifl"] = True
         assert state.rec is not None
         state.rec["cards"].append({"side": side, "code": "IFL"})
-        events.append(Event("card", {"side": side, "code": "IFL"}))
+        events.append(Event("card", {"side": side, "code": "IFL"}, {}))
         self._settle(state, state.bases, 0, 1)
         self._end_pitch(state, events, "OUT", "IFL")
 
@@ -703,14 +892,16 @@ class Engine:
         answers = {e["code"]: e for e in chain[1:]}
         reversed_root = root.get("challenge") == "reverse"
         offense = state.offense
-        events.append(Event("chain_resolved", {"chain": [dict(e) for e in chain]}))
+        events.append(Event("chain_resolved", {"chain": [dict(e) for e in chain]}, {}))
         if code == "BK":
             bases, runs = B.advance_all(state.bases)
             self._settle(state, bases, runs, 0)
             if not self._interrupted(state, events, "BK"):
                 state.queue = [[offense, "pre"], [state.defense, "pitch"]]
         elif code == "HNR":
-            play.update(hnr=True, phase="swing", code="C")
+            play["hnr"] = True
+            play["phase"] = "swing"
+            play["code"] = "C"
             assert state.rec is not None
             state.rec["pitch_by_card"] = "HNR"
             state.queue = [[offense, "swing"]]

@@ -101,17 +101,11 @@ class State:
     rec: dict[str, Any] | None = None
     pitches: int = 0
     result: dict[str, Any] | None = None
-
-    @property
-    def offense(self) -> Side:
-        first = self.options.bats_first
-        if self.half == "top":
-            return first
-        return "home" if first == "away" else "away"
-
-    @property
-    def defense(self) -> Side:
-        return "home" if self.offense == "away" else "away"
+    # Who bats and who fields: plain attributes kept up to date whenever ``half`` is set (see
+    # ``_track_sides`` below), because the engine reads them all the time. ``options`` is set
+    # once, before ``half``, and never changes.
+    offense: Side = field(init=False, repr=False, compare=False)
+    defense: Side = field(init=False, repr=False, compare=False)
 
     def clone(self) -> State:
         return State(
@@ -214,10 +208,43 @@ class State:
         return state
 
 
+def _track_sides(cls: type[State]) -> None:
+    """Turns ``half`` into a property over its slot whose setter also sets ``offense`` and
+    ``defense``: the team batting first bats in the top half."""
+
+    def sync(state: State) -> None:
+        first = state.options.bats_first
+        second: Side = "home" if first == "away" else "away"
+        if half_slot.__get__(state) == "top":
+            state.offense, state.defense = first, second
+        else:
+            state.offense, state.defense = second, first
+
+    def slot_property(slot: Any) -> property:
+        def put(state: State, value: Any) -> None:
+            slot.__set__(state, value)
+            sync(state)
+
+        return property(slot.__get__, put)  # reading stays the slot's own (C) getter
+
+    half_slot = cls.__dict__["half"]
+    type.__setattr__(cls, "half", slot_property(half_slot))
+
+
+_track_sides(State)
+
+
 def _copy_json(value: Any) -> Any:
-    """Copies the nested dict/list structure of ``play`` and ``rec`` (leaves are immutable)."""
+    """Copies the nested dict/list structure of ``play`` and ``rec`` (leaves are immutable).
+
+    Leaves are taken as they are without a call each: most values are leaves."""
     if isinstance(value, dict):
-        return {k: _copy_json(v) for k, v in value.items()}
+        return {
+            k: _copy_json(v) if isinstance(v, _CONTAINERS) else v for k, v in value.items()
+        }
     if isinstance(value, list):
-        return [_copy_json(v) for v in value]
+        return [_copy_json(v) if isinstance(v, _CONTAINERS) else v for v in value]
     return value
+
+
+_CONTAINERS = (dict, list)

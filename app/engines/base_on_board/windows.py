@@ -1,9 +1,10 @@
 """When each card may be played: the conditions column of the rulebook's card tables.
 
 A *window* is a moment where one side may act. ``card_choices`` answers "may this card be played
-now, and with which choices?" from the situation alone; the engine asks it once for the cards of
-the tier (to decide whether a window opens at all, design note 1) and once for the cards in hand
-(to list legal actions).
+now, and with which choices?" from the situation alone. The engine asks it for every card of
+both sides' windows once per situation and keeps the answers (``engine._situation``), then
+decides from them whether a window opens at all (design note 1) and which cards in hand are
+legal actions.
 """
 
 from __future__ import annotations
