@@ -155,14 +155,16 @@ export function roomPage(app, roomId) {
     const mySeat = me && room.seats.find((s) => s.account_id === me.account.id);
     const joins = [];
     // Before the first game anyone may take an empty side; once a game has started a side is
-    // joined only with its invitation (the page's ?side=&invite= from a member's link).
+    // joined only with its invitation (the page's ?side=&invite= from a member's link), except
+    // my club's side: membership is the credential, before and during a game.
     const started = room.status !== "open" || room.games_played > 0;
-    if (me && !mySeat && !started) {
+    if (me && !mySeat) {
       for (const s of ["away", "home"]) {
         // An empty side, or (a club room) my club's side, however many of us already sit.
         const club = room.clubs?.[s]?.id;
         const mine = club && myClubs?.has(club);
-        if ((!seats[s].length || mine) && room.computer_side !== s && (!club || !myClubs || mine)) {
+        const open = !started && !seats[s].length && (!club || !myClubs);
+        if ((open || mine) && room.computer_side !== s) {
           joins.push(h("button", { type: "button", id: `join-${s}`, onclick: () => join(s) }, t(`room.join_${s}`)));
         }
       }
