@@ -8,10 +8,9 @@ rooms for the two clubs, finished games, both members of each side in ``game_pla
 builders, and the league's entrants and scheduled games (the schedule from
 ``app.leagues.schedule``) with their results. Then starts ``bob serve`` and times sequential
 requests of ``GET /api/leagues/{id}/standings`` and ``GET /api/leagues/{id}/leaders`` (and
-the server's very first of each, before anything is cached), and,
-in this process, a club page's query (the club's record and batting line over
-``game_clubs``: the clubs REST lives on another branch; point it at that endpoint after the
-merge). Prints one JSON line (fill time, row counts, p50 / p95 / max in ms).
+the server's very first of each, before anything is cached), and ``GET /api/clubs/{id}`` of
+random clubs (the whole club page: roster, record, lines, rating, recent games). Prints one
+JSON line (fill time, row counts, p50 / p95 / max in ms).
 
     .venv/bin/python bench/leagues.py --requests 300
 """
@@ -33,18 +32,12 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 import httpx
-from sqlalchemy import and_, case, func, select
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.clubs.models import GameClub  # noqa: E402
-from app.db import Database  # noqa: E402
-from app.games.models import Game, Pitch  # noqa: E402
 from app.leagues.schedule import round_robin  # noqa: E402
 from app.migrate import upgrade_to_head  # noqa: E402
-from app.stats.boxscore import HITS, NOT_AT_BAT, STRIKEOUTS, BattingLine  # noqa: E402
-from app.stats.queries import _n  # noqa: E402
 from bench.serving import ADMIN, admin, served  # noqa: E402
 from bench.stats import CHUNK, PITCH_COLUMNS, PLAY_COLUMNS, simulate_chunk, summary  # noqa: E402
 
@@ -152,50 +145,13 @@ async def fill(dsn: str, workers: int) -> dict[str, Any]:
             "fill_seconds": round(time.perf_counter() - started, 1)}
 
 
-async def club_page(db: Any, club_id: str) -> dict[str, Any]:
-    """A club page's numbers: its record over the games it played (``game_clubs``) and its
-    batting line, from the pitch rows of its sides at bat."""
-    winner = Game.result["winner"].as_string()
-    record = (await db.execute(
-        select(func.count(), func.count(case((winner == GameClub.side, 1))),
-               func.count(case((winner.is_(None), 1))))
-        .select_from(GameClub).join(Game, Game.id == GameClub.game_id)
-        .where(GameClub.club_id == club_id, Game.status == "finished"))).one()
-    pa = Pitch.pa_result
-    line = (await db.execute(
-        select(_n(pa.is_not(None)), _n(and_(pa.is_not(None), pa.not_in(sorted(NOT_AT_BAT)))),
-               _n(pa.in_(sorted(HITS))), _n(pa == "2B"), _n(pa == "3B"), _n(pa == "HR"),
-               _n(pa == "BB"), _n(pa == "HBP"), _n(pa.in_(sorted(STRIKEOUTS))))
-        .select_from(GameClub)
-        .join(Pitch, and_(Pitch.game_id == GameClub.game_id, Pitch.offense == GameClub.side))
-        .where(GameClub.club_id == club_id))).one()
-    batting = BattingLine(*(int(v) for v in line))
-    games, wins, ties = (int(v) for v in record)
-    return {"games": games, "wins": wins, "ties": ties, "losses": games - wins - ties,
-            "batting": batting.to_json()}
-
-
-async def time_club_pages(url: str, club_ids: list[str], requests: int) -> dict[str, Any]:
+async def measure(base: str, league_id: str, club_ids: list[str], requests: int
+                  ) -> dict[str, Any]:
     rng = random.Random(3)
-    database = Database(url)
-    times = []
-    try:
-        for i in range(requests + 20):
-            t = time.perf_counter()
-            async with database.session() as db:
-                page = await club_page(db, rng.choice(club_ids))
-            if i >= 20:  # the first ones warm the pool up
-                times.append(time.perf_counter() - t)
-            assert page["games"] == 38, page
-    finally:
-        await database.dispose()
-    return summary(times)
-
-
-async def measure(base: str, league_id: str, requests: int) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         paths = {"standings": f"/api/leagues/{league_id}/standings",
                  "leaders": f"/api/leagues/{league_id}/leaders"}
+        club_paths = [f"/api/clubs/{club_id}" for club_id in club_ids]
         out: dict[str, Any] = {"first_request_ms": {}}
         for key, path in paths.items():  # the server's first: nothing cached yet
             t = time.perf_counter()
@@ -212,6 +168,15 @@ async def measure(base: str, league_id: str, requests: int) -> dict[str, Any]:
                 times.append(time.perf_counter() - t)
                 response.raise_for_status()
             out[key] = summary(times)
+        times = []
+        for i in range(requests + 20):  # a club page: roster, record, lines, rating, recent
+            t = time.perf_counter()
+            response = await http.get(rng.choice(club_paths))
+            if i >= 20:
+                times.append(time.perf_counter() - t)
+            response.raise_for_status()
+            assert response.json()["record"]["games"] == 38, response.text
+        out["club_page"] = summary(times)
         table = (await http.get(paths["standings"])).json()
         leaders = (await http.get(paths["leaders"])).json()
     out["standings_rows"] = len(table)
@@ -239,8 +204,8 @@ def main() -> int:
         club_ids = filled.pop("club_ids")
         report.update(filled)
         with served(url, LEAGUE_TICK_SECONDS="0") as base:
-            report.update(asyncio.run(measure(base, filled["league_id"], args.requests)))
-        report["club_page"] = asyncio.run(time_club_pages(url, club_ids, args.requests))
+            report.update(asyncio.run(measure(base, filled["league_id"], club_ids,
+                                              args.requests)))
         report["cpus"] = os.cpu_count()
         print(json.dumps(report))
         return 0

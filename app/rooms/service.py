@@ -167,8 +167,10 @@ async def join(
 
     Before the first game anyone may sit on either side and move between them. From then on
     a member keeps the side it has (it may leave and come back to it), and a newcomer needs
-    that side's invitation. Returns the broadcast of a game this join started, for the caller
-    to publish after commit.
+    that side's invitation, unless the side plays for a club: then membership of the club
+    (checked by :func:`admit`) is the credential, so any member may join their club's side at
+    any time. Returns the broadcast of a game this join started, for the caller to publish
+    after commit.
     """
     if side == seat_side(room.computer):
         raise ApiError("computer_side", "the computer plays that side in this solo room", 409)
@@ -179,7 +181,7 @@ async def join(
     started = has_started(room)
     now = utcnow()
     if seat is None:
-        if started:
+        if started and not (room.clubs or {}).get(side):
             _check_invite(room, side, invite)
         seat = Seat(room_id=room.id, account_id=account.id, side=side, joined_at=now,
                     last_seen_at=now)

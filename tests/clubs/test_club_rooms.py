@@ -112,9 +112,10 @@ async def test_only_members_sit_on_a_clubs_side(live: LiveServer) -> None:
         error(await http.post(f"/api/rooms/{room_id}/join", json={
             "side": "away", "invite": invite["token"]}, headers=auth(outsider)), 403,
             "not_club_member")
-        # A member of the club joins with it, and plays for the side too.
-        with_mate = await http.post(f"/api/rooms/{room_id}/join", json={
-            "side": "away", "invite": invite["token"]}, headers=auth(mate))
+        # A member of the club joins its side during the game without any invitation (the
+        # membership is the credential), and plays for the side too.
+        with_mate = await http.post(f"/api/rooms/{room_id}/join", json={"side": "away"},
+                                    headers=auth(mate))
         assert with_mate.status_code == 200, with_mate.text
         assert sorted(s["name"] for s in with_mate.json()["seats"] if s["side"] == "away") == \
             sorted([away["account"]["name"], mate["account"]["name"]])

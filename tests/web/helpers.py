@@ -112,17 +112,27 @@ def over(page: Any) -> bool:
 
 
 def play_to_end(players: list[Any], limit_seconds: float = 300,
-                card_players: tuple[Any, ...] = (), on_screen: bool = False) -> int:
+                card_players: tuple[Any, ...] = (), on_screen: bool = False,
+                by_page: list[int] | None = None) -> int:
+    """Clicks each page's next move in turn until every page shows the game over. With
+    ``by_page`` (a list as long as ``players``) each pass starts one page further on, so that
+    teammates on the same side take turns being first, and the clicks are counted per page."""
     deadline = time.monotonic() + limit_seconds
     clicks = 0
+    passes = 0
     while not all(over(p) for p in players):
         assert time.monotonic() < deadline, f"game did not end after {clicks} clicks"
         acted = False
-        for page in players:
+        start = passes % len(players) if by_page is not None else 0
+        passes += 1
+        for i in [*range(start, len(players)), *range(start)]:
+            page = players[i]
             if not over(page) and click_next(page, cards=page in card_players,
                                              on_screen=on_screen):
                 clicks += 1
                 acted = True
+                if by_page is not None:
+                    by_page[i] += 1
         if not acted:
             players[0].wait_for_timeout(50)
     return clicks

@@ -28,6 +28,11 @@ function leagueLink(league) {
 
 function createForm(onCreated) {
   const error = h("p", { class: "form-error", role: "alert", id: "lg-create-error" });
+  // Base on Board's game length and fast play (as the lobby offers them), for every league game.
+  const bobBox = h("div", { id: "lg-bob-options" },
+    field("lg-innings", t("lobby.innings"), choice("innings", [["3", "3"], ["5", "5"], ["7", "7"], ["9", "9"]], "9")),
+    h("div", { class: "field check" }, h("input", { type: "checkbox", id: "lg-fast-play", name: "fast_play" }),
+      h("label", { for: "lg-fast-play" }, t("lobby.fast_play"))));
   const form = h("form", { class: "card", id: "lg-create", "aria-labelledby": "lg-create-title" },
     h("h2", { id: "lg-create-title" }, t("lg.create")),
     field("lg-name", t("lg.name"), h("input", { name: "name", required: true, minlength: 2, maxlength: 48, autocomplete: "off" })),
@@ -36,8 +41,13 @@ function createForm(onCreated) {
     field("lg-rounds", t("lg.rounds"), choice("rounds", [["1", t("lg.rounds.1")], ["2", t("lg.rounds.2")]], "1")),
     field("lg-deadline", t("lg.deadline_hours"), h("input", { name: "deadline_hours", type: "number", min: 1, max: 720, value: 72 })),
     field("lg-knockout", t("lg.knockout"), choice("knockout", [["0", t("lg.knockout.0")], ["2", t("lg.knockout.2")], ["4", t("lg.knockout.4")]], "0")),
+    bobBox,
     h("button", { type: "submit", class: "primary", id: "lg-create-submit" }, t("lg.create_button")),
     error);
+  const kindSelect = form.querySelector("#lg-kind");
+  const showBob = () => { bobBox.hidden = kindSelect.value !== "base-on-board"; };
+  kindSelect.addEventListener("change", showBob);
+  showBob();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = new FormData(form);
@@ -46,7 +56,8 @@ function createForm(onCreated) {
       name: data.get("name"), kind, entrant_type: data.get("entrant_type"),
       rounds: Number(data.get("rounds")), deadline_hours: Number(data.get("deadline_hours")),
       knockout: Number(data.get("knockout")),
-      options: kind === "base-on-board" ? { innings: 9, tier: "pro" } : {},
+      options: kind === "base-on-board"
+        ? { innings: Number(data.get("innings")), tier: "pro", ...(data.get("fast_play") ? { fast_play: true } : {}) } : {},
     };
     try {
       const league = await post("/api/leagues", body);
@@ -151,8 +162,10 @@ export function leaguePage(app, id) {
   async function load() {
     body.setAttribute("aria-busy", "true");
     try {
-      const [league, standings, games, leaders] = await Promise.all([
-        get(base), get(`${base}/standings`), get(`${base}/schedule`), get(`${base}/leaders`)]);
+      const signedIn = session() && !session().account?.is_guest;
+      const [league, standings, games, leaders, myClubs] = await Promise.all([
+        get(base), get(`${base}/standings`), get(`${base}/schedule`), get(`${base}/leaders`),
+        signedIn ? get("/api/clubs/mine").catch(() => []) : Promise.resolve([])]);
       const names = new Map(league.entrants.map((e) => [e.id, e.name]));
       const me = session()?.account;
       const actions = [];
@@ -160,9 +173,18 @@ export function leaguePage(app, id) {
         if (league.entrant_type === "player" && !league.mine.length) {
           actions.push(h("button", { type: "button", class: "primary", id: "lg-enter", onclick: () => act("/entrants", {}) }, t("lg.enter_self")));
         } else if (league.entrant_type === "club") {
-          const club = h("input", { id: "lg-club", name: "club_id", maxlength: 32, autocomplete: "off" });
-          actions.push(h("form", { class: "inline", id: "lg-enter-club", onsubmit: (e) => { e.preventDefault(); act("/entrants", { club_id: club.value }); } },
-            h("label", { for: "lg-club" }, t("lg.club_id")), club, h("button", { type: "submit" }, t("lg.enter_club"))));
+          // The clubs I own that are not in yet: only an owner enters a club.
+          const entered = new Set(league.entrants.map((e) => e.club_id));
+          const owned = myClubs.filter((c) => c.role === "owner" && !entered.has(c.id));
+          if (owned.length) {
+            const club = h("select", { id: "lg-club", name: "club_id" },
+              owned.map((c) => h("option", { value: c.id, translate: "no" }, `${c.name} (${c.code})`)));
+            actions.push(h("form", { class: "inline", id: "lg-enter-club", onsubmit: (e) => { e.preventDefault(); act("/entrants", { club_id: club.value }); } },
+              h("label", { for: "lg-club" }, t("lg.your_club")), club, h("button", { type: "submit", id: "lg-enter-club-submit" }, t("lg.enter_club"))));
+          } else {
+            actions.push(h("p", { class: "hint", id: "lg-no-club" }, t("lg.no_owned_club"), " ",
+              h("a", { href: "/clubs", "data-link": true }, t("lg.to_clubs"))));
+          }
         }
         if (league.created_by === me.id) {
           actions.push(h("button", { type: "button", id: "lg-start", onclick: () => act("/start") }, t("lg.start")));

@@ -155,11 +155,16 @@ export function roomPage(app, roomId) {
     const mySeat = me && room.seats.find((s) => s.account_id === me.account.id);
     const joins = [];
     // Before the first game anyone may take an empty side; once a game has started a side is
-    // joined only with its invitation (the page's ?side=&invite= from a member's link).
+    // joined only with its invitation (the page's ?side=&invite= from a member's link), except
+    // my club's side: membership is the credential, before and during a game.
     const started = room.status !== "open" || room.games_played > 0;
-    if (me && !mySeat && !started) {
+    if (me && !mySeat) {
       for (const s of ["away", "home"]) {
-        if (!seats[s].length && room.computer_side !== s) {
+        // An empty side, or (a club room) my club's side, however many of us already sit.
+        const club = room.clubs?.[s]?.id;
+        const mine = club && myClubs?.has(club);
+        const open = !started && !seats[s].length && (!club || !myClubs);
+        if ((open || mine) && room.computer_side !== s) {
           joins.push(h("button", { type: "button", id: `join-${s}`, onclick: () => join(s) }, t(`room.join_${s}`)));
         }
       }
@@ -314,6 +319,13 @@ export function roomPage(app, roomId) {
     send(JSON.parse(button.dataset.act));
   });
 
+  // The clubs I am in, asked once for a room with club sides: a club's members sit together.
+  let myClubs = null;
+  async function loadMyClubs() {
+    if (myClubs || !me || me.account?.is_guest || !Object.keys(room?.clubs || {}).length) return;
+    try { myClubs = new Set((await get("/api/clubs/mine")).map((c) => c.id)); drawSeats(); } catch { /* empty sides only */ }
+  }
+
   async function loadRating() {
     try { rating = await get(`/api/rooms/${encodeURIComponent(roomId)}/rating`); drawTitle(); drawSeats(); } catch { /* shown next time */ }
   }
@@ -325,6 +337,7 @@ export function roomPage(app, roomId) {
       lines = new Map();
       drawAll();
       loadRating();
+      loadMyClubs();
     } catch (error) {
       clear(tableBox, h("p", { class: "form-error" }, describe(error)));
     }
