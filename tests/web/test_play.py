@@ -207,7 +207,8 @@ def test_bottom_of_the_ninth(open_page: Any) -> None:
     join_from_lobby(away, room, "away")
     watcher.wait_for_selector("[data-testid='line-score']")
     assert watcher.inner_text("#room-title").startswith("9회말")
-    assert watcher.inner_text("#role") == "관전 중"
+    # The role, and once a heartbeat has counted them, how many watch (" · 1명 관전 중").
+    assert re.fullmatch(r"관전 중( · \d+명 관전 중)?", watcher.inner_text("#role"))
     # From the keyboard: tab to the first choice offered and press Enter.
     seq = home.get_attribute("body", "data-seq")
     home.focus("#table button.action:not([disabled])")
