@@ -249,7 +249,12 @@ def _halves(n: int) -> Dist:
 def _settle_odds(mine: int, theirs: int) -> tuple[float, ...]:
     """Index ``x + 2*_SPAN``: P(win) + P(tie)/2 for a lead of ``x`` before ``mine`` halves of
     this side and ``theirs`` of the other are played."""
-    a, b = _halves(mine), _halves(theirs)
+    return _lead_odds(_halves(mine), _halves(theirs))
+
+
+def _lead_odds(a: Dist, b: Dist) -> tuple[float, ...]:
+    """Index ``x + 2*_SPAN``: P(win) + P(tie)/2 for a lead of ``x``, when this side scores by
+    ``a`` and the other by ``b`` from here on."""
     diff = [0.0] * (2 * _SPAN + 1)  # my runs minus theirs, index + _SPAN
     for i, p in enumerate(a):
         if p:
@@ -355,23 +360,7 @@ def _tier_halves(tier: str, n: int) -> Dist:
 @cache
 def _tier_settle(tier: str, mine: int, theirs: int) -> tuple[float, ...]:
     """As :func:`_settle_odds`, with ``tier``'s measured halves."""
-    a, b = _tier_halves(tier, mine), _tier_halves(tier, theirs)
-    diff = [0.0] * (2 * _SPAN + 1)
-    for i, p in enumerate(a):
-        if p:
-            for j, q in enumerate(b):
-                diff[i - j + _SPAN] += p * q
-    out = []
-    for lead in range(-2 * _SPAN, 2 * _SPAN + 1):
-        win = tie = 0.0
-        for k, p in enumerate(diff):
-            final = lead + k - _SPAN
-            if final > 0:
-                win += p
-            elif final == 0:
-                tie += p
-        out.append(win + tie / 2)
-    return tuple(out)
+    return _lead_odds(_tier_halves(tier, mine), _tier_halves(tier, theirs))
 
 
 def leaf_value(state: State, side: Side) -> float:
