@@ -1,0 +1,45 @@
+"""Runs a module under cProfile and writes the profile when the process is told to stop.
+
+``python bench/profiled.py OUT -m app.cli serve --port N`` is ``python -m app.cli serve --port
+N`` with a deterministic profile written to ``OUT`` (``pstats`` format). ``python -m cProfile``
+cannot be used for the server: uvicorn re-raises the SIGTERM it caught once it has shut down, so
+the process dies of the signal before cProfile's ``finally`` writes anything. Here the SIGTERM
+handler uvicorn restores before re-raising is this one, which writes the profile and exits.
+
+A profile of asyncio code counts every resumption of a coroutine as a call, so read self time
+(``tottime``), not call counts or cumulative time; code under SQLAlchemy's greenlets is
+attributed to whichever frame was running when the greenlet switched.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import os
+import runpy
+import signal
+import sys
+from types import FrameType
+
+
+def main() -> None:
+    if len(sys.argv) < 4 or sys.argv[2] != "-m":
+        raise SystemExit("usage: profiled.py OUT -m MODULE [ARGS...]")
+    out, module = sys.argv[1], sys.argv[3]
+    profile = cProfile.Profile()
+
+    def write(_signum: int | None = None, _frame: FrameType | None = None) -> None:
+        profile.disable()
+        profile.dump_stats(out)
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, write)
+    sys.argv = [module, *sys.argv[4:]]
+    profile.enable()
+    try:
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
+    finally:
+        write()
+
+
+if __name__ == "__main__":
+    main()
