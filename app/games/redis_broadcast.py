@@ -36,6 +36,10 @@ class RedisBroadcaster:
         self._prefix = prefix
         self._notices = notices
         self._origin = uuid.uuid4().hex
+        self._own = b'{"o":"' + self._origin.encode() + b'"'
+        """How this process's own messages begin (``orjson`` keeps the envelope's key order):
+        the publisher is a subscriber of its room's channel too, and its copy is dropped
+        before it is decoded."""
         self._metrics = metrics or Metrics()
         self.local = LocalRooms()
         self._pubsub: PubSub | None = None
@@ -117,7 +121,7 @@ class RedisBroadcaster:
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     def _dispatch(self, raw: dict[str, Any]) -> None:
-        if raw.get("type") != "message":
+        if raw.get("type") != "message" or raw["data"].startswith(self._own):
             return
         envelope = orjson.loads(raw["data"])
         if envelope.get("o") == self._origin:
