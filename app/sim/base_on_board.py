@@ -14,7 +14,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from app.engines.base_on_board import Engine, State
+from app.engines.base_on_board import Engine, State, fast
 from app.engines.base_on_board.data import (
     ALL_CHALLENGEABLE,
     BAT_DIE,
@@ -38,6 +38,20 @@ def eager_choice(rng: random.Random, actions: list[Action]) -> Action:
 
 
 def play_game(engine: Engine, state: State, rng: random.Random, tally: Tally) -> State:
+    """One game in place by the eager policy, with no events built (``fast.play``)."""
+
+    def choose(engine: Engine, state: State, side: Side, actions: list[Action]) -> Action:
+        return eager_choice(rng, actions)
+
+    return fast.play(engine, state, choose, tally)
+
+
+def play_game_with_events(
+    engine: Engine, state: State, rng: random.Random, tally: Tally
+) -> State:
+    """The same game through the public stepping path: ``legal_actions`` at every decision,
+    ``step_in_place`` and its events, the tally of each pitch record. ``play_game`` must end
+    in the same state with the same tally (a test compares them); kept as that yardstick."""
     legal_actions = engine.legal_actions
     step = engine.step_in_place
     count = tally.pitch
@@ -53,15 +67,9 @@ def play_game(engine: Engine, state: State, rng: random.Random, tally: Tally) ->
     return state
 
 
-class Tally:
-    """What the simulator prints, gathered from the pitch records alone (as stats will be)."""
-
-    def __init__(self) -> None:
-        self.pitches = 0
-        self.dice: dict[str, Counter[str]] = {"pitch": Counter(), "bat": Counter(),
-                                              "hit": Counter()}
-        self.cards: Counter[str] = Counter()
-        self.challenges: dict[str, Counter[str]] = {}
+class Tally(fast.Counts):
+    """What the simulator prints. ``play_game`` gathers it as it plays; ``pitch`` gathers the
+    same numbers from one pitch record (as stats do)."""
 
     def pitch(self, record: dict[str, Any]) -> None:
         self.pitches += 1
