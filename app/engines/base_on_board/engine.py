@@ -127,6 +127,10 @@ class Engine:
 
     def __init__(self, dice: DiceSource) -> None:
         self.dice = dice
+        self.records = True
+        """Whether pitch records are kept in ``state.rec``. ``fast.play`` turns it off while it
+        plays (nothing in the rules reads a record; it keeps its own tally) and puts back the
+        record of the pitch it stops at, so the state it hands back is the same."""
 
     # ----------------------------------------------------------------- interface
 
@@ -544,26 +548,31 @@ class Engine:
         offense = state.offense
         defense = state.defense
         if state.rec is None:
-            state.rec = {
-                "inning": state.inning,
-                "half": state.half,
-                "offense": offense,
-                "defense": defense,
-                "batter": state.batters[offense],
-                "batter_card": None,
-                "pitcher": None,
-                "balls": state.balls,
-                "strikes": state.strikes,
-                "outs": state.outs,
-                "bases": _BASE_TEXT[state.bases],
-                "dice": [],
-                "cards": [],
-                "challenge": None,
-                "challenges": [],
-                "runs": 0,
-            }
+            state.rec = self.new_record(state)
         state.play = {"phase": "pre", "chain": []}
         state.queue = [[offense, "pre"], [defense, "pitch"]]
+
+    def new_record(self, state: State) -> dict[str, Any]:
+        """The record of a pitch about to start: the situation before it, nothing happened."""
+        offense = state.offense
+        return {
+            "inning": state.inning,
+            "half": state.half,
+            "offense": offense,
+            "defense": state.defense,
+            "batter": state.batters[offense],
+            "batter_card": None,
+            "pitcher": None,
+            "balls": state.balls,
+            "strikes": state.strikes,
+            "outs": state.outs,
+            "bases": _BASE_TEXT[state.bases],
+            "dice": [],
+            "cards": [],
+            "challenge": None,
+            "challenges": [],
+            "runs": 0,
+        }
 
     def _end_pitch(
         self, state: State, events: Events, pa: str | None, result: str, rbi: int = 0
@@ -577,22 +586,24 @@ class Engine:
             self._deal(state, offense, "offense", 1, events)
         if pa is not None:
             state.balls = state.strikes = 0
-        rec = state.rec
-        assert rec is not None
         outs = state.outs
-        rec["result"] = result
-        rec["pa_result"] = pa
-        rec["rbi"] = rbi if pa not in _NO_RBI else 0
-        rec["balls_after"] = state.balls
-        rec["strikes_after"] = state.strikes
-        rec["outs_after"] = outs if outs < 3 else 3
-        rec["bases_after"] = _BASE_TEXT[state.bases] if outs < 3 else "000"
-        rec["hit_and_run"] = bool(play.get("hnr"))
-        rec["run_and_hit"] = bool(play.get("rnh"))
-        if events is not None:
-            events.append(Event(PITCH_EVENT, rec, {}))
+        records = self.records
+        if records:
+            rec = state.rec
+            assert rec is not None
+            rec["result"] = result
+            rec["pa_result"] = pa
+            rec["rbi"] = rbi if pa not in _NO_RBI else 0
+            rec["balls_after"] = state.balls
+            rec["strikes_after"] = state.strikes
+            rec["outs_after"] = outs if outs < 3 else 3
+            rec["bases_after"] = _BASE_TEXT[state.bases] if outs < 3 else "000"
+            rec["hit_and_run"] = bool(play.get("hnr"))
+            rec["run_and_hit"] = bool(play.get("rnh"))
+            if events is not None:
+                events.append(Event(PITCH_EVENT, rec, {}))
+            state.rec = None
         state.pitches += 1
-        state.rec = None
         defense = state.defense
         score = state.score
         if (
@@ -608,24 +619,25 @@ class Engine:
             if pa is not None:
                 batters[offense] += 1
             # ``_begin_pitch``, inline
-            state.rec = {
-                "inning": state.inning,
-                "half": state.half,
-                "offense": offense,
-                "defense": defense,
-                "batter": batters[offense],
-                "batter_card": None,
-                "pitcher": None,
-                "balls": state.balls,
-                "strikes": state.strikes,
-                "outs": outs,
-                "bases": _BASE_TEXT[state.bases],
-                "dice": [],
-                "cards": [],
-                "challenge": None,
-                "challenges": [],
-                "runs": 0,
-            }
+            if records:
+                state.rec = {
+                    "inning": state.inning,
+                    "half": state.half,
+                    "offense": offense,
+                    "defense": defense,
+                    "batter": batters[offense],
+                    "batter_card": None,
+                    "pitcher": None,
+                    "balls": state.balls,
+                    "strikes": state.strikes,
+                    "outs": outs,
+                    "bases": _BASE_TEXT[state.bases],
+                    "dice": [],
+                    "cards": [],
+                    "challenge": None,
+                    "challenges": [],
+                    "runs": 0,
+                }
             state.play = {"phase": "pre", "chain": []}
             state.queue = [[offense, "pre"], [defense, "pitch"]]
 

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Final
 
+from app.engines.base_on_board.data import PITCH_DIE
 from app.engines.base_on_board.engine import (
     _DEFENSE_SETS,
     _DICE,
@@ -63,6 +64,18 @@ def lone_roll(state: State, side: Side, kind: str) -> bool:
     return _situation(state, play)[0 if offense else 1].keys().isdisjoint(hand)
 
 
+Sides = tuple[frozenset[str], frozenset[str]]
+# Situation -> the cards the offense and the defense may play in it (``engine._situation``'s
+# answer as two sets), per phase, keyed by exactly what ``card_choices`` reads in that phase.
+_PRE: list[Sides | None] = [None] * 16  # bases * 2 + (three balls)
+_PITCH: dict[tuple[str, int, bool, bool], Sides] = {}  # face, bases, two strikes, two outs
+
+
+def _sides(state: State) -> Sides:
+    offense, defense = _situation(state, state.play)
+    return frozenset(offense), frozenset(defense)
+
+
 def play(
     engine: Engine, state: State, choose: Choose, counts: Counts | None = None,
     half_only: bool = False,
@@ -70,13 +83,41 @@ def play(
     """Plays ``state`` in place to the end of the game (``half_only``: of the current half),
     ``choose`` taking every decision that is more than a lone roll; ``counts`` (if given)
     gathers the pitches, dice, cards and challenges as they happen."""
-    dice = engine.dice
+    if state.result is not None:
+        return state
+    engine.records = False
+    try:
+        if state.options.fast_play:
+            _play_fast(engine, state, choose, counts, half_only)
+        else:
+            _play_any(engine, state, choose, counts, half_only)
+    finally:
+        engine.records = True
+    # The record of the pitch the play stops at (the first of a half, nothing happened yet in
+    # it), which the engine would have been keeping.
+    state.rec = None if state.result is not None else engine.new_record(state)
+    return state
+
+
+def _play_fast(
+    engine: Engine, state: State, choose: Choose, counts: Counts | None, half_only: bool
+) -> None:
+    """``play`` for ``fast_play`` games (a window opens only for a card the hand holds): the
+    pitch roll and the windows after it without the engine's general loop."""
+    tally = counts if counts is not None else Counts()
+    below = engine.dice.below
     legal_actions = engine.legal_actions
     step = engine._step
     run = engine._run
+    finish_count = engine._finish_count
     pitch_result = engine._pitch_result
     bat_result = engine._bat_result
     hit_result = engine._hit_result
+    pitch_faces = tally.dice["pitch"]
+    hands = state.hands
+    challenges = state.challenges
+    pre_memo = _PRE
+    pitch_memo = _PITCH
     inning, half = state.inning, state.half
     start = state.pitches
     while state.result is None:
@@ -85,16 +126,61 @@ def play(
         queue = state.queue
         side: Side
         side, kind = queue[0]  # type: ignore[assignment]
-        rec = state.rec
-        assert rec is not None
+        play = state.play
+        if kind == "pitch" and play["phase"] == "pre" and not play.get("rnh"):
+            pre = pre_memo[state.bases * 2 + (state.balls == 3)]
+            if pre is None:
+                pre = pre_memo[state.bases * 2 + (state.balls == 3)] = _sides(state)
+            if not pre[1].isdisjoint(hands[side]):
+                _choose_and_step(engine, state, side, choose, legal_actions, step, tally)
+                run(state, None)
+                continue
+            # The lone pitch roll, and the windows after it (``_step``, ``_pitch_result`` and
+            # ``_run`` for a pitch with no run and hit on).
+            queue.pop()
+            face = PITCH_DIE[below(state.draw, 12)]
+            state.draw += 1
+            pitch_faces[face] += 1
+            offense = state.offense
+            play["phase"] = "pitch"
+            play["code"] = face
+            play["face"] = face
+            play["chain"] = []
+            if face == "C":
+                play["phase"] = "swing"
+                state.queue = [[offense, "swing"]]
+                continue
+            if face == "B" and challenges[side] > 0:
+                state.queue = [[side, "challenge"], [offense, "cards"], [side, "cards"]]
+                continue
+            if face == "SM" and challenges[offense] > 0:
+                state.queue = [[offense, "challenge"], [offense, "cards"], [side, "cards"]]
+                continue
+            key = (face, state.bases, state.strikes == 2, state.outs == 2)
+            sides = pitch_memo.get(key)
+            if sides is None:
+                sides = pitch_memo[key] = _sides(state)
+            if not sides[0].isdisjoint(hands[offense]):
+                state.queue = [[offense, "cards"], [side, "cards"]]
+                continue
+            if not sides[1].isdisjoint(hands[side]):
+                state.queue = [[side, "cards"]]
+                continue
+            finish_count(state, None)
+            if state.result is None:
+                # The next pitch's pre window (the offense's), as ``_run`` opens it.
+                pre = pre_memo[state.bases * 2 + (state.balls == 3)]
+                if pre is None:
+                    pre = pre_memo[state.bases * 2 + (state.balls == 3)] = _sides(state)
+                if pre[0].isdisjoint(hands[state.offense]):
+                    del state.queue[0]
+            continue
         if lone_roll(state, side, kind):
             queue.pop(0)
             die, faces = _DICE[kind]
-            face = faces[dice.below(state.draw, len(faces))]
+            face = faces[below(state.draw, len(faces))]
             state.draw += 1
-            rec["dice"].append({"die": die, "face": face})
-            if counts is not None:
-                counts.dice[die][face] += 1
+            tally.dice[die][face] += 1
             if kind == "pitch":
                 pitch_result(state, face, None)
             elif kind == "swing":
@@ -102,20 +188,65 @@ def play(
             else:
                 hit_result(state, face)
         else:
-            action = choose(engine, state, side, legal_actions(state, side))
-            cards = len(rec["cards"])
-            challenges = len(rec["challenges"])
-            step(state, action, None)
-            if counts is not None:
-                for card in rec["cards"][cards:]:
-                    counts.cards[card["code"]] += 1
-                for challenge in rec["challenges"][challenges:]:
-                    call = challenge["call"]
-                    found = counts.challenges.get(call)
-                    if found is None:
-                        found = counts.challenges[call] = Counter()
-                    found[challenge["result"]] += 1
+            _choose_and_step(engine, state, side, choose, legal_actions, step, tally)
         run(state, None)
-    if counts is not None:
-        counts.pitches += state.pitches - start
-    return state
+    tally.pitches += state.pitches - start
+
+
+def _choose_and_step(
+    engine: Engine, state: State, side: Side, choose: Choose,
+    legal_actions: Callable[[State, Side], list[Action]],
+    step: Callable[[State, Action, None], None], tally: Counts,
+) -> None:
+    """A decision with more than a roll: ``choose`` picks from ``legal_actions`` and the
+    engine steps (``_run`` is the caller's); the cards and challenges it adds to the pitch
+    record are counted."""
+    rec = state.rec
+    assert rec is not None
+    action = choose(engine, state, side, legal_actions(state, side))
+    cards = len(rec["cards"])
+    challenges = len(rec["challenges"])
+    step(state, action, None)
+    for card in rec["cards"][cards:]:
+        tally.cards[card["code"]] += 1
+    for challenge in rec["challenges"][challenges:]:
+        call = challenge["call"]
+        found = tally.challenges.get(call)
+        if found is None:
+            found = tally.challenges[call] = Counter()
+        found[challenge["result"]] += 1
+
+
+def _play_any(
+    engine: Engine, state: State, choose: Choose, counts: Counts | None, half_only: bool
+) -> None:
+    """``play`` for any options (windows open whenever the tier allows a card, not only the
+    hand's): lone rolls are still rolled without ``legal_actions``."""
+    tally = counts if counts is not None else Counts()
+    dice = engine.dice
+    legal_actions = engine.legal_actions
+    step = engine._step
+    run = engine._run
+    inning, half = state.inning, state.half
+    start = state.pitches
+    while state.result is None:
+        if half_only and (state.inning != inning or state.half != half):
+            break
+        side: Side
+        side, kind = state.queue[0]  # type: ignore[assignment]
+        if lone_roll(state, side, kind):
+            state.queue.pop(0)
+            die, faces = _DICE[kind]
+            face = faces[dice.below(state.draw, len(faces))]
+            state.draw += 1
+            tally.dice[die][face] += 1
+            if kind == "pitch":
+                engine._pitch_result(state, face, None)
+            elif kind == "swing":
+                engine._bat_result(state, face, None)
+            else:
+                engine._hit_result(state, face)
+        else:
+            _choose_and_step(engine, state, side, choose, legal_actions, step, tally)
+        run(state, None)
+    tally.pitches += state.pitches - start
