@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Final
 
-from app.engines.base_on_board.data import PITCH_DIE
+from app.engines.base_on_board.data import BAT_DIE, HIT_DIE, PITCH_DIE
 from app.engines.base_on_board.engine import (
     _DEFENSE_SETS,
     _DICE,
@@ -25,6 +25,7 @@ from app.engines.base_on_board.engine import (
     _situation,
 )
 from app.engines.base_on_board.state import State
+from app.engines.dice import SeededDice
 from app.engines.interface import Action, Side
 
 Choose = Callable[[Engine, State, Side, list[Action]], Action]
@@ -71,6 +72,12 @@ _PRE: list[Sides | None] = [None] * 16  # bases * 2 + (three balls)
 _PITCH: dict[tuple[str, int, bool, bool], Sides] = {}  # face, bases, two strikes, two outs
 
 
+_SWING: list[Sides | None] = [None] * 16  # bases * 2 + (fewer than two outs), no hit and run
+_HT: list[Sides | None] = [None] * 16  # the same
+_BAT: dict[tuple[str, int, int], Sides] = {}  # code, bases, outs (no hit and run, no IFL yet)
+_HIT: dict[tuple[str, int], Sides] = {}  # code, bases
+
+
 def _sides(state: State) -> Sides:
     offense, defense = _situation(state, state.play)
     return frozenset(offense), frozenset(defense)
@@ -105,7 +112,9 @@ def _play_fast(
     """``play`` for ``fast_play`` games (a window opens only for a card the hand holds): the
     pitch roll and the windows after it without the engine's general loop."""
     tally = counts if counts is not None else Counts()
-    below = engine.dice.below
+    dice = engine.dice
+    below = dice.below
+    bits = dice._bits if type(dice) is SeededDice else None
     legal_actions = engine.legal_actions
     step = engine._step
     run = engine._run
@@ -113,7 +122,11 @@ def _play_fast(
     pitch_result = engine._pitch_result
     bat_result = engine._bat_result
     hit_result = engine._hit_result
+    resolve_batted = engine._resolve_batted
+    resolve_hit = engine._resolve_hit
     pitch_faces = tally.dice["pitch"]
+    bat_faces = tally.dice["bat"]
+    hit_faces = tally.dice["hit"]
     hands = state.hands
     challenges = state.challenges
     pre_memo = _PRE
@@ -138,7 +151,13 @@ def _play_fast(
             # The lone pitch roll, and the windows after it (``_step``, ``_pitch_result`` and
             # ``_run`` for a pitch with no run and hit on).
             queue.pop()
-            face = PITCH_DIE[below(state.draw, 12)]
+            if bits is None:
+                face = PITCH_DIE[below(state.draw, 12)]
+            else:  # ``SeededDice.below(_, 12)`` without the call
+                r = bits(4)
+                while r >= 12:
+                    r = bits(4)
+                face = PITCH_DIE[r]
             state.draw += 1
             pitch_faces[face] += 1
             offense = state.offense
@@ -167,13 +186,68 @@ def _play_fast(
                 state.queue = [[side, "cards"]]
                 continue
             finish_count(state, None)
-            if state.result is None:
-                # The next pitch's pre window (the offense's), as ``_run`` opens it.
-                pre = pre_memo[state.bases * 2 + (state.balls == 3)]
-                if pre is None:
-                    pre = pre_memo[state.bases * 2 + (state.balls == 3)] = _sides(state)
-                if pre[0].isdisjoint(hands[state.offense]):
-                    del state.queue[0]
+            _next_pitch(state)
+            continue
+        if kind == "swing" and not play.get("hnr"):
+            index = state.bases * 2 + (state.outs < 2)
+            swing = _SWING[index]
+            if swing is None:
+                swing = _SWING[index] = _sides(state)
+            if not swing[0].isdisjoint(hands[side]):
+                _choose_and_step(engine, state, side, choose, legal_actions, step, tally)
+                run(state, None)
+                continue
+            # The lone swing roll (``_bat_result``), and the windows after a batted out or a
+            # hit as ``_run`` opens them.
+            queue.pop()
+            if bits is None:
+                face = BAT_DIE[below(state.draw, 12)]
+            else:  # ``SeededDice.below(_, 12)`` without the call
+                r = bits(4)
+                while r >= 12:
+                    r = bits(4)
+                face = BAT_DIE[r]
+            state.draw += 1
+            bat_faces[face] += 1
+            bat_result(state, face, None)
+            phase = play["phase"]
+            if phase == "bat":
+                key_bat = (play["code"], state.bases, state.outs)
+                sides = _BAT.get(key_bat)
+                if sides is None:
+                    sides = _BAT[key_bat] = _sides(state)
+                if _open_window(state, sides):
+                    resolve_batted(state, None)
+                    _next_pitch(state)
+            elif phase == "ht":
+                index = state.bases * 2 + (state.outs < 2)
+                ht = _HT[index]
+                if ht is None:
+                    ht = _HT[index] = _sides(state)
+                if ht[1].isdisjoint(hands[state.defense]):
+                    del state.queue[0]  # the hit roll is next
+            else:
+                run(state, None)
+            continue
+        if kind == "hit":
+            queue.pop()
+            if bits is None:
+                face = HIT_DIE[below(state.draw, 12)]
+            else:  # ``SeededDice.below(_, 12)`` without the call
+                r = bits(4)
+                while r >= 12:
+                    r = bits(4)
+                face = HIT_DIE[r]
+            state.draw += 1
+            hit_faces[face] += 1
+            hit_result(state, face)
+            key_hit = (face, state.bases)
+            sides = _HIT.get(key_hit)
+            if sides is None:
+                sides = _HIT[key_hit] = _sides(state)
+            if _open_window(state, sides):
+                resolve_hit(state, None)
+                _next_pitch(state)
             continue
         if lone_roll(state, side, kind):
             queue.pop(0)
@@ -193,23 +267,61 @@ def _play_fast(
     tally.pitches += state.pitches - start
 
 
+def _open_window(state: State, sides: Sides) -> bool:
+    """``_run`` over the windows after a roll, for ``fast_play``: ``False`` when one opens
+    (the queue then starts with it), ``True`` when none does and the phase is to be finished
+    (the queue is then empty). ``sides`` is the situation's playable cards."""
+    queue = state.queue
+    offense = state.offense
+    hands = state.hands
+    for index, (side, kind) in enumerate(queue):
+        if kind == "challenge":
+            opens = state.challenges[side] > 0
+        elif kind == "ifl":
+            opens = True
+        elif side == offense:
+            # RNH is the offense's card for its pitch (decision D17).
+            opens = not state.play.get("rnh") and not sides[0].isdisjoint(hands[side])
+        else:
+            opens = not sides[1].isdisjoint(hands[side])
+        if opens:
+            del queue[:index]
+            return False
+    queue.clear()
+    return True
+
+
+def _next_pitch(state: State) -> None:
+    """After a pitch ended: ``_run`` over the next pitch's pre window (the offense's), which
+    leaves the pitch roll at the head when it stays shut."""
+    if state.result is None:
+        index = state.bases * 2 + (state.balls == 3)
+        pre = _PRE[index]
+        if pre is None:
+            pre = _PRE[index] = _sides(state)
+        if pre[0].isdisjoint(state.hands[state.offense]):
+            del state.queue[0]
+
+
 def _choose_and_step(
     engine: Engine, state: State, side: Side, choose: Choose,
     legal_actions: Callable[[State, Side], list[Action]],
     step: Callable[[State, Action, None], None], tally: Counts,
 ) -> None:
     """A decision with more than a roll: ``choose`` picks from ``legal_actions`` and the
-    engine steps (``_run`` is the caller's); the cards and challenges it adds to the pitch
-    record are counted."""
-    rec = state.rec
-    assert rec is not None
+    engine steps (``_run`` is the caller's); the card or challenge it plays is counted (a
+    challenge's record is the last one in ``state.rec``, which stays the same dict while
+    ``play`` keeps no records)."""
     action = choose(engine, state, side, legal_actions(state, side))
-    cards = len(rec["cards"])
-    challenges = len(rec["challenges"])
     step(state, action, None)
-    for card in rec["cards"][cards:]:
-        tally.cards[card["code"]] += 1
-    for challenge in rec["challenges"][challenges:]:
+    kind = action["type"]
+    if kind == "play":
+        tally.cards[action["card"]] += 1
+    elif kind == "ifl":
+        tally.cards["IFL"] += 1
+    elif kind == "challenge":
+        assert state.rec is not None
+        challenge = state.rec["challenges"][-1]
         call = challenge["call"]
         found = tally.challenges.get(call)
         if found is None:
