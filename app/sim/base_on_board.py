@@ -43,7 +43,10 @@ def play_game(engine: Engine, state: State, rng: random.Random, tally: Tally) ->
     choice = rng.choice
 
     def choose(engine: Engine, state: State, side: Side, actions: list[Action]) -> Action:
-        eager = [a for a in actions if a["type"] in EAGER]  # ``eager_choice``, inline
+        eager = []  # ``eager_choice``, inline
+        for action in actions:
+            if action["type"] in EAGER:
+                eager.append(action)
         return choice(eager) if eager else actions[0]
 
     return fast.play(engine, state, choose, tally)

@@ -363,6 +363,9 @@ class Engine:
     def _deal(self, state: State, side: Side, deck: str, n: int, events: Events) -> None:
         pile = state.decks[deck]
         hand = state.hands[side]
+        if n == 1 and pile and events is None:
+            hand.append(pile.pop())  # the card that replaces one played, unseen
+            return
         held = len(hand)
         for _ in range(n):
             card = pile.pop() if pile else self._draw_card(state, deck, events)
@@ -824,8 +827,9 @@ class Engine:
         entry: dict[str, Any] = {"side": side, "code": code}
         if "runner" in action:
             entry["runner"] = action["runner"]
-        assert state.rec is not None
-        state.rec["cards"].append(dict(entry))
+        if self.records:
+            assert state.rec is not None
+            state.rec["cards"].append(dict(entry))
         if events is not None:
             events.append(Event("card", dict(entry), {}))
         if code == "RNH":

@@ -40,8 +40,9 @@ class Counts:
 
     def __init__(self) -> None:
         self.pitches = 0
-        self.dice: dict[str, Counter[str]] = {"pitch": Counter(), "bat": Counter(),
-                                              "hit": Counter()}
+        self.dice: dict[str, dict[str, int]] = {
+            die: dict.fromkeys(faces, 0) for die, faces in _DICE.values()
+        }
         self.cards: Counter[str] = Counter()
         self.challenges: dict[str, Counter[str]] = {}
 
@@ -186,7 +187,13 @@ def _play_fast(
                 state.queue = [[side, "cards"]]
                 continue
             finish_count(state, None)
-            _next_pitch(state)
+            if state.result is None:  # ``_next_pitch``, inline
+                index = state.bases * 2 + (state.balls == 3)
+                pre = pre_memo[index]
+                if pre is None:
+                    pre = pre_memo[index] = _sides(state)
+                if pre[0].isdisjoint(hands[state.offense]):
+                    del state.queue[0]
             continue
         if kind == "swing" and not play.get("hnr"):
             index = state.bases * 2 + (state.outs < 2)
