@@ -73,18 +73,9 @@ def play_game_with_events(
     return state
 
 
-class Tally(fast.Counts):
-    """What the simulator prints. ``play_game`` gathers it as it plays; ``pitch`` gathers the
-    same numbers from one pitch record (as stats do)."""
-
-    def pitch(self, record: dict[str, Any]) -> None:
-        self.pitches += 1
-        for roll in record["dice"]:
-            self.dice[roll["die"]][roll["face"]] += 1
-        for card in record["cards"]:
-            self.cards[card["code"]] += 1
-        for challenge in record["challenges"]:
-            self.challenges.setdefault(challenge["call"], Counter())[challenge["result"]] += 1
+Tally = fast.Counts
+"""What the simulator prints: ``play_game`` gathers it as it plays, ``Tally.pitch`` from one
+pitch record (as stats do)."""
 
 
 def simulate(games: int, seed: int, tier: str = "pro", innings: int = 9) -> dict[str, Any]:

@@ -13,8 +13,8 @@ module only decides which decisions need the full list of actions.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from typing import Final
+from collections.abc import Callable, Mapping
+from typing import Any, Final
 
 from app.engines.base_on_board.data import BAT_DIE, HIT_DIE, PITCH_DIE
 from app.engines.base_on_board.engine import (
@@ -45,6 +45,16 @@ class Counts:
         }
         self.cards: Counter[str] = Counter()
         self.challenges: dict[str, Counter[str]] = {}
+
+    def pitch(self, record: Mapping[str, Any]) -> None:
+        """Counts one pitch record (the public path's way: every pitch event's data)."""
+        self.pitches += 1
+        for roll in record["dice"]:
+            self.dice[roll["die"]][roll["face"]] += 1
+        for card in record["cards"]:
+            self.cards[card["code"]] += 1
+        for challenge in record["challenges"]:
+            self.challenges.setdefault(challenge["call"], Counter())[challenge["result"]] += 1
 
 
 _ROLLS: Final = frozenset({"pitch", "swing", "hit"})
@@ -256,7 +266,7 @@ def _play_fast(
                 resolve_hit(state, None)
                 _next_pitch(state)
             continue
-        if lone_roll(state, side, kind):
+        if lone_roll(state, side, kind):  # a roll with hit and run or run and hit on
             queue.pop(0)
             die, faces = _DICE[kind]
             face = faces[below(state.draw, len(faces))]
