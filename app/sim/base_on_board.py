@@ -49,7 +49,7 @@ def play_game(engine: Engine, state: State, rng: random.Random, tally: Tally) ->
                 eager.append(action)
         return choice(eager) if eager else actions[0]
 
-    return fast.play(engine, state, choose, tally)
+    return fast.play(engine, state, choose, tally, pick=choice)
 
 
 def play_game_with_events(

@@ -25,10 +25,13 @@ from app.engines.base_on_board.engine import (
     _situation,
 )
 from app.engines.base_on_board.state import State
+from app.engines.base_on_board.windows import Choice
 from app.engines.dice import SeededDice
 from app.engines.interface import Action, Side
 
 Choose = Callable[[Engine, State, Side, list[Action]], Action]
+Pick = Callable[[list[tuple[str, Choice]]], tuple[str, Choice]]
+"""One of a decision's card plays, as (card, choice): ``random.Random.choice`` is one."""
 """Picks one of the actions ``legal_actions`` listed for ``side`` (never asked for a lone
 roll: a roll is the only choice there). ``policy._normal_choice`` is one."""
 
@@ -96,19 +99,27 @@ def _sides(state: State) -> Sides:
 
 def play(
     engine: Engine, state: State, choose: Choose, counts: Counts | None = None,
-    half_only: bool = False,
+    half_only: bool = False, pick: Pick | None = None,
 ) -> State:
     """Plays ``state`` in place to the end of the game (``half_only``: of the current half),
     ``choose`` taking every decision that is more than a lone roll; ``counts`` (if given)
-    gathers the pitches, dice, cards and challenges as they happen."""
+    gathers the pitches, dice, cards and challenges as they happen.
+
+    ``pick`` is for a policy that always plays a card when it may, at random (the
+    simulator's): where a decision's actions are card plays besides a roll or a pass, it is
+    given the plays, in ``legal_actions`` order, without the action list being built, and the
+    one it returns is played; ``choose`` takes the decisions with a challenge, an infield fly,
+    an answer or a runner in them. ``pick=random.Random.choice`` makes the same choice as
+    ``choose`` picking at random among those plays with the same generator.
+    """
     if state.result is not None:
         return state
     engine.records = False
     try:
         if state.options.fast_play:
-            _play_fast(engine, state, choose, counts, half_only)
+            _play_fast(engine, state, _Decide(engine, choose, pick, counts), half_only)
         else:
-            _play_any(engine, state, choose, counts, half_only)
+            _play_any(engine, state, _Decide(engine, choose, pick, counts), half_only)
     finally:
         engine.records = True
     # The record of the pitch the play stops at (the first of a half, nothing happened yet in
@@ -117,17 +128,13 @@ def play(
     return state
 
 
-def _play_fast(
-    engine: Engine, state: State, choose: Choose, counts: Counts | None, half_only: bool
-) -> None:
+def _play_fast(engine: Engine, state: State, decide: _Decide, half_only: bool) -> None:
     """``play`` for ``fast_play`` games (a window opens only for a card the hand holds): the
     pitch roll and the windows after it without the engine's general loop."""
-    tally = counts if counts is not None else Counts()
+    tally = decide.tally
     dice = engine.dice
     below = dice.below
     bits = dice._bits if type(dice) is SeededDice else None
-    legal_actions = engine.legal_actions
-    step = engine._step
     run = engine._run
     finish_count = engine._finish_count
     pitch_result = engine._pitch_result
@@ -156,7 +163,7 @@ def _play_fast(
             if pre is None:
                 pre = pre_memo[state.bases * 2 + (state.balls == 3)] = _sides(state)
             if not pre[1].isdisjoint(hands[side]):
-                _choose_and_step(engine, state, side, choose, legal_actions, step, tally)
+                decide(state, side, kind)
                 run(state, None)
                 continue
             # The lone pitch roll, and the windows after it (``_step``, ``_pitch_result`` and
@@ -211,7 +218,7 @@ def _play_fast(
             if swing is None:
                 swing = _SWING[index] = _sides(state)
             if not swing[0].isdisjoint(hands[side]):
-                _choose_and_step(engine, state, side, choose, legal_actions, step, tally)
+                decide(state, side, kind)
                 run(state, None)
                 continue
             # The lone swing roll (``_bat_result``), and the windows after a batted out or a
@@ -279,7 +286,7 @@ def _play_fast(
             else:
                 hit_result(state, face)
         else:
-            _choose_and_step(engine, state, side, choose, legal_actions, step, tally)
+            decide(state, side, kind)
         run(state, None)
     tally.pitches += state.pitches - start
 
@@ -320,41 +327,79 @@ def _next_pitch(state: State) -> None:
             del state.queue[0]
 
 
-def _choose_and_step(
-    engine: Engine, state: State, side: Side, choose: Choose,
-    legal_actions: Callable[[State, Side], list[Action]],
-    step: Callable[[State, Action, None], None], tally: Counts,
-) -> None:
-    """A decision with more than a roll: ``choose`` picks from ``legal_actions`` and the
-    engine steps (``_run`` is the caller's); the card or challenge it plays is counted (a
-    challenge's record is the last one in ``state.rec``, which stays the same dict while
-    ``play`` keeps no records)."""
-    action = choose(engine, state, side, legal_actions(state, side))
-    step(state, action, None)
-    kind = action["type"]
-    if kind == "play":
-        tally.cards[action["card"]] += 1
-    elif kind == "ifl":
-        tally.cards["IFL"] += 1
-    elif kind == "challenge":
-        assert state.rec is not None
-        challenge = state.rec["challenges"][-1]
-        call = challenge["call"]
-        found = tally.challenges.get(call)
-        if found is None:
-            found = tally.challenges[call] = Counter()
-        found[challenge["result"]] += 1
+class _Decide:
+    """Takes a decision that is more than a lone roll and applies it (``_run`` is the
+    caller's), counting the card or challenge it plays."""
+
+    __slots__ = ("choose", "engine", "legal_actions", "pick", "step", "tally")
+
+    def __init__(
+        self, engine: Engine, choose: Choose, pick: Pick | None, counts: Counts | None
+    ) -> None:
+        self.engine = engine
+        self.choose = choose
+        self.pick = pick
+        self.tally = counts if counts is not None else Counts()
+        self.legal_actions = engine.legal_actions
+        self.step = engine._step
+
+    def __call__(self, state: State, side: Side, kind: str) -> None:
+        pick = self.pick
+        action: Action | None = None
+        if pick is not None and kind in _PLAY_KINDS:
+            plays = _plays(state, side, kind)
+            if plays:
+                code, choice = pick(plays)
+                action = {"side": side, "type": "play", "card": code, **choice}
+        if action is None:
+            action = self.choose(self.engine, state, side, self.legal_actions(state, side))
+        self.step(state, action, None)
+        tally = self.tally
+        kind = action["type"]
+        if kind == "play":
+            tally.cards[action["card"]] += 1
+        elif kind == "ifl":
+            tally.cards["IFL"] += 1
+        elif kind == "challenge":
+            # Its record is the last one in ``state.rec``, which stays the same dict while
+            # ``play`` keeps no records.
+            assert state.rec is not None
+            challenge = state.rec["challenges"][-1]
+            call = challenge["call"]
+            found = tally.challenges.get(call)
+            if found is None:
+                found = tally.challenges[call] = Counter()
+            found[challenge["result"]] += 1
 
 
-def _play_any(
-    engine: Engine, state: State, choose: Choose, counts: Counts | None, half_only: bool
-) -> None:
+_PLAY_KINDS: Final = frozenset({"pre", "cards", "pitch", "swing"})
+
+
+def _plays(state: State, side: Side, kind: str) -> list[tuple[str, Choice]]:
+    """The card plays ``legal_actions`` lists for ``side`` in a window of ``kind`` (a result
+    window, or a pitch or swing with cards to play instead), as (card, choice) in its order:
+    every other action of these decisions is a roll or a pass."""
+    play = state.play
+    offense = side == state.offense
+    if offense and kind == "cards" and play.get("rnh"):
+        return []  # RNH is the offense's card for its pitch (decision D17)
+    if kind in _ROLLS and (play.get("hnr") or play.get("rnh")):
+        return []
+    playable = _situation(state, play)[0 if offense else 1]
+    plays: list[tuple[str, Choice]] = []
+    for code in dict.fromkeys(state.hands[side]):
+        choices = playable.get(code)
+        if choices is not None:
+            for choice in choices:
+                plays.append((code, choice))
+    return plays
+
+
+def _play_any(engine: Engine, state: State, decide: _Decide, half_only: bool) -> None:
     """``play`` for any options (windows open whenever the tier allows a card, not only the
     hand's): lone rolls are still rolled without ``legal_actions``."""
-    tally = counts if counts is not None else Counts()
+    tally = decide.tally
     dice = engine.dice
-    legal_actions = engine.legal_actions
-    step = engine._step
     run = engine._run
     inning, half = state.inning, state.half
     start = state.pitches
@@ -376,6 +421,6 @@ def _play_any(
             else:
                 engine._hit_result(state, face)
         else:
-            _choose_and_step(engine, state, side, choose, legal_actions, step, tally)
+            decide(state, side, kind)
         run(state, None)
     tally.pitches += state.pitches - start

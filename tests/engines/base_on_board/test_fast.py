@@ -11,13 +11,24 @@ import pytest
 from app.engines.base_on_board import Engine, State, fast
 from app.engines.base_on_board.policy import _normal_choice
 from app.engines.dice import SeededDice
-from app.engines.interface import Side
-from app.sim.base_on_board import Tally, play_game, play_game_with_events
+from app.engines.interface import Action, Side
+from app.sim.base_on_board import Tally, eager_choice, play_game, play_game_with_events
 
 
 def _tally(tally: Tally) -> tuple[object, ...]:
     return (tally.pitches, {d: dict(c) for d, c in tally.dice.items()}, dict(tally.cards),
             {call: dict(c) for call, c in tally.challenges.items() if +c})
+
+
+def _eager_without_pick(
+    engine: Engine, state: State, rng: random.Random, tally: Tally
+) -> State:
+    """``fast.play`` with the eager policy as a plain ``choose`` over the action lists."""
+
+    def choose(engine: Engine, state: State, side: Side, actions: list[Action]) -> Action:
+        return eager_choice(rng, actions)
+
+    return fast.play(engine, state, choose, tally)
 
 
 @pytest.mark.parametrize(
@@ -28,13 +39,13 @@ def test_eager_games_end_alike(tier: str, innings: int, fast_play: bool) -> None
     options = {"tier": tier, "innings": innings, "fast_play": fast_play}
     for seed in range(40):
         ends = []
-        for player in (play_game_with_events, play_game):
+        for player in (play_game_with_events, play_game, _eager_without_pick):
             engine = Engine(SeededDice(seed))
             rng = random.Random(seed * 7 + 1)
             tally = Tally()
             state = player(engine, engine.new_game(options), rng, tally)
             ends.append((state.to_json(), _tally(tally), rng.random(), engine.dice.below(0, 97)))
-        assert ends[0] == ends[1], f"seed {seed}"
+        assert ends[0] == ends[1] == ends[2], f"seed {seed}"
         assert ends[0][1][0] > 0 and ends[0][0]["result"] is not None
 
 
