@@ -7,7 +7,8 @@ is rolled without asking ``legal_actions`` for it, and every other decision is t
 caller's ``choose`` from ``legal_actions`` and applied through the engine's own steps. The
 state ends exactly where ``legal_actions`` + ``choose`` + ``step_in_place`` would have taken it
 (a test plays many seeded games both ways), because every rule still runs in ``Engine``; this
-module only decides which decisions need the full list of actions.
+module only decides which decisions need the full list of actions, and skips the work whose
+only reader is a log: events, and the pitch records (``Engine.records``), counted instead.
 """
 
 from __future__ import annotations
@@ -30,10 +31,11 @@ from app.engines.dice import SeededDice
 from app.engines.interface import Action, Side
 
 Choose = Callable[[Engine, State, Side, list[Action]], Action]
-Pick = Callable[[list[tuple[str, Choice]]], tuple[str, Choice]]
-"""One of a decision's card plays, as (card, choice): ``random.Random.choice`` is one."""
 """Picks one of the actions ``legal_actions`` listed for ``side`` (never asked for a lone
 roll: a roll is the only choice there). ``policy._normal_choice`` is one."""
+
+Pick = Callable[[list[tuple[str, Choice]]], tuple[str, Choice]]
+"""One of a decision's card plays, as (card, choice): ``random.Random.choice`` is one."""
 
 
 class Counts:
