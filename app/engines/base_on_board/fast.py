@@ -114,8 +114,6 @@ def play(
     an answer or a runner in them. ``pick=random.Random.choice`` makes the same choice as
     ``choose`` picking at random among those plays with the same generator.
     """
-    if state.result is not None:
-        return state
     engine.records = False
     try:
         if state.options.fast_play:
@@ -126,7 +124,10 @@ def play(
         engine.records = True
     # The record of the pitch the play stops at (the first of a half, nothing happened yet in
     # it), which the engine would have been keeping.
-    state.rec = None if state.result is not None else engine.new_record(state)
+    if state.result is None:
+        state.rec = engine.new_record(state)
+    else:
+        state.rec = None
     return state
 
 
@@ -206,13 +207,7 @@ def _play_fast(engine: Engine, state: State, decide: _Decide, half_only: bool) -
                 state.queue = [[side, "cards"]]
                 continue
             finish_count(state, None)
-            if state.result is None:  # ``_next_pitch``, inline
-                index = state.bases * 2 + (state.balls == 3)
-                pre = pre_memo[index]
-                if pre is None:
-                    pre = pre_memo[index] = _sides(state)
-                if pre[0].isdisjoint(hands[state.offense]):
-                    del state.queue[0]
+            _next_pitch(state)  # (a function: mypyc would take ``state.result`` for None here)
             continue
         if kind == "swing" and not play.get("hnr"):
             index = state.bases * 2 + (state.outs < 2)
