@@ -610,10 +610,10 @@ class Engine:
         defense = state.defense
         score = state.score
         if (
-            state.half == "bottom"
-            and state.inning >= state.options.innings
+            state.inning >= state.options.innings
+            and state.half == "bottom"
             and score[offense] > score[defense]
-        ):  # ``_walk_off``, inline
+        ):  # ``_walk_off``, inline (the commonest answer, an early inning, first)
             self._game_over(state, offense, "walk-off", events)
         elif outs >= 3:
             self._end_half(state, events)

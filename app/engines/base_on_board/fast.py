@@ -140,6 +140,7 @@ def _play_fast(engine: Engine, state: State, decide: _Decide, half_only: bool) -
     bits = dice._bits if type(dice) is SeededDice else None
     run = engine._run
     finish_count = engine._finish_count
+    end_pitch = engine._end_pitch
     pitch_result = engine._pitch_result
     bat_result = engine._bat_result
     hit_result = engine._hit_result
@@ -206,7 +207,19 @@ def _play_fast(engine: Engine, state: State, decide: _Decide, half_only: bool) -
             if not sides[1].isdisjoint(hands[side]):
                 state.queue = [[side, "cards"]]
                 continue
-            finish_count(state, None)
+            # ``_finish_count`` (no card awarded anything on this pitch), the count itself
+            # inline when the plate appearance goes on.
+            if face == "B":
+                if state.balls < 3:
+                    state.balls += 1
+                    end_pitch(state, None, None, "B")
+                else:
+                    finish_count(state, None)
+            elif state.strikes < 2:
+                state.strikes += 1
+                end_pitch(state, None, None, face)
+            else:
+                finish_count(state, None)
             _next_pitch(state)  # (a function: mypyc would take ``state.result`` for None here)
             continue
         if kind == "swing" and not play.get("hnr"):
