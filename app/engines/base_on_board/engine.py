@@ -363,8 +363,13 @@ class Engine:
     def _deal(self, state: State, side: Side, deck: str, n: int, events: Events) -> None:
         pile = state.decks[deck]
         hand = state.hands[side]
-        if n == 1 and pile and events is None:
-            hand.append(pile.pop())  # the card that replaces one played, unseen
+        if events is None and len(pile) >= n:
+            # Nobody reads the draw: the top ``n`` cards in the order ``pop`` takes them.
+            if n == 1:
+                hand.append(pile.pop())
+            else:
+                hand.extend(pile[:-n - 1:-1])
+                del pile[-n:]
             return
         held = len(hand)
         for _ in range(n):

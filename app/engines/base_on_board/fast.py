@@ -163,64 +163,77 @@ def _play_fast(engine: Engine, state: State, decide: _Decide, half_only: bool) -
         side, kind = queue[0]  # type: ignore[assignment]
         play = state.play
         if kind == "pitch" and play["phase"] == "pre" and not play.get("rnh"):
-            pre = pre_memo[state.bases * 2 + (state.balls == 3)]
-            if pre is None:
-                pre = pre_memo[state.bases * 2 + (state.balls == 3)] = _sides(state)
-            if not pre[1].isdisjoint(hands[side]):
-                decide(state, side, kind)
-                run(state, None)
-                continue
-            # The lone pitch roll, and the windows after it (``_step``, ``_pitch_result`` and
-            # ``_run`` for a pitch with no run and hit on).
-            queue.pop()
-            if bits is None:
-                face = PITCH_DIE[below(state.draw, 12)]
-            else:  # ``SeededDice.below(_, 12)`` without the call
-                r = bits(4)
-                while r >= 12:
-                    r = bits(4)
-                face = PITCH_DIE[r]
-            state.draw += 1
-            pitch_faces[face] += 1
             offense = state.offense
-            play["phase"] = "pitch"
-            play["code"] = face
-            play["face"] = face
-            play["chain"] = []
-            if face == "C":
-                play["phase"] = "swing"
-                state.queue = [[offense, "swing"]]
-                continue
-            if face == "B" and challenges[side] > 0:
-                state.queue = [[side, "challenge"], [offense, "cards"], [side, "cards"]]
-                continue
-            if face == "SM" and challenges[offense] > 0:
-                state.queue = [[offense, "challenge"], [offense, "cards"], [side, "cards"]]
-                continue
-            key = (face, state.bases, state.strikes == 2, state.outs == 2)
-            sides = pitch_memo.get(key)
-            if sides is None:
-                sides = pitch_memo[key] = _sides(state)
-            if not sides[0].isdisjoint(hands[offense]):
-                state.queue = [[offense, "cards"], [side, "cards"]]
-                continue
-            if not sides[1].isdisjoint(hands[side]):
-                state.queue = [[side, "cards"]]
-                continue
-            # ``_finish_count`` (no card awarded anything on this pitch), the count itself
-            # inline when the plate appearance goes on.
-            if face == "B":
-                if state.balls < 3:
-                    state.balls += 1
-                    end_pitch(state, None, None, "B")
+            index = state.bases * 2 + (state.balls == 3)
+            pre = pre_memo[index]
+            if pre is None:
+                pre = pre_memo[index] = _sides(state)
+            # Pitch after pitch of the half, while each is a lone roll after which no window
+            # opens: the roll (``_step``), ``_pitch_result`` and ``_run`` without run and hit.
+            while pre[1].isdisjoint(hands[side]):
+                if bits is None:
+                    face = PITCH_DIE[below(state.draw, 12)]
+                else:  # ``SeededDice.below(_, 12)`` without the call
+                    r = bits(4)
+                    while r >= 12:
+                        r = bits(4)
+                    face = PITCH_DIE[r]
+                state.draw += 1
+                pitch_faces[face] += 1
+                play["phase"] = "pitch"
+                play["code"] = face
+                play["face"] = face
+                play["chain"] = []
+                # (The queue, the pitch roll alone, is replaced on every way out.)
+                if face == "C":
+                    play["phase"] = "swing"
+                    state.queue = [[offense, "swing"]]
+                    break
+                if face == "B" and challenges[side] > 0:
+                    state.queue = [[side, "challenge"], [offense, "cards"], [side, "cards"]]
+                    break
+                if face == "SM" and challenges[offense] > 0:
+                    state.queue = [[offense, "challenge"], [offense, "cards"], [side, "cards"]]
+                    break
+                key = (face, state.bases, state.strikes == 2, state.outs == 2)
+                sides = pitch_memo.get(key)
+                if sides is None:
+                    sides = pitch_memo[key] = _sides(state)
+                if not sides[0].isdisjoint(hands[offense]):
+                    state.queue = [[offense, "cards"], [side, "cards"]]
+                    break
+                if not sides[1].isdisjoint(hands[side]):
+                    state.queue = [[side, "cards"]]
+                    break
+                # ``_finish_count`` (no card awarded anything on this pitch), the count
+                # itself inline when the plate appearance goes on.
+                if face == "B":
+                    if state.balls < 3:
+                        state.balls += 1
+                        end_pitch(state, None, None, "B")
+                    else:
+                        finish_count(state, None)
+                elif state.strikes < 2:
+                    state.strikes += 1
+                    end_pitch(state, None, None, face)
                 else:
                     finish_count(state, None)
-            elif state.strikes < 2:
-                state.strikes += 1
-                end_pitch(state, None, None, face)
+                if not state.queue or state.offense != offense:
+                    # Over, or a new half (``half_only`` is the outer loop's question).
+                    _next_pitch(state)
+                    break
+                # The next pitch of the half: ``_run`` over its pre window (the offense's).
+                index = state.bases * 2 + (state.balls == 3)
+                pre = pre_memo[index]
+                if pre is None:
+                    pre = pre_memo[index] = _sides(state)
+                if not pre[0].isdisjoint(hands[offense]):
+                    break  # it opens
+                del state.queue[0]
+                play = state.play
             else:
-                finish_count(state, None)
-            _next_pitch(state)  # (a function: mypyc would take ``state.result`` for None here)
+                decide(state, side, kind)  # the defense may try a pickoff instead
+                run(state, None)
             continue
         if kind == "swing" and not play.get("hnr"):
             index = state.bases * 2 + (state.outs < 2)
