@@ -443,12 +443,14 @@ class Engine:
             allowed = ANSWERS.get(play["chain"][-1]["code"], ())
             if not allowed:
                 return False
+            # The answers the hand holds (with ``fast_play``) or the tier has, in that order.
             if fast:
-                codes: Any = [code for code in state.hands[side] if code in allowed]
-            else:
-                tier = TIER_CODES[state.options.tier]
-                codes = [code for code in allowed if code in tier]
-            return any(answer_choices(state, code) for code in codes)
+                for code in state.hands[side]:
+                    if code in allowed and answer_choices(state, code):
+                        return True
+                return False
+            tier = TIER_CODES[state.options.tier]
+            return any(code in tier and answer_choices(state, code) for code in allowed)
         if kind not in _CARD_KINDS:
             return False
         offense = side == state.offense
@@ -934,7 +936,7 @@ class Engine:
         play["chain"] = []
         root = chain[0]
         code: str = root["code"]
-        answers = {e["code"]: e for e in chain[1:]}
+        answers = {e["code"]: e for e in chain[1:]} if len(chain) > 1 else {}
         reversed_root = root.get("challenge") == "reverse"
         offense = state.offense
         if events is not None:
