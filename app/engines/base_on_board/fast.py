@@ -85,7 +85,8 @@ Sides = tuple[frozenset[str], frozenset[str]]
 # Situation -> the cards the offense and the defense may play in it (``engine._situation``'s
 # answer as two sets), per phase, keyed by exactly what ``card_choices`` reads in that phase.
 _PRE: list[Sides | None] = [None] * 16  # bases * 2 + (three balls)
-_PITCH: dict[tuple[str, int, bool, bool], Sides] = {}  # face, bases, two strikes, two outs
+_PITCH: list[Sides | None] = [None] * 384  # die face index * 32 + bases * 4 + (two strikes) * 2
+# + (two outs)
 
 
 _SWING: list[Sides | None] = [None] * 16  # bases * 2 + (fewer than two outs), no hit and run
@@ -172,12 +173,12 @@ def _play_fast(engine: Engine, state: State, decide: _Decide, half_only: bool) -
             # opens: the roll (``_step``), ``_pitch_result`` and ``_run`` without run and hit.
             while pre[1].isdisjoint(hands[side]):
                 if bits is None:
-                    face = PITCH_DIE[below(state.draw, 12)]
+                    r = below(state.draw, 12)
                 else:  # ``SeededDice.below(_, 12)`` without the call
                     r = bits(4)
                     while r >= 12:
                         r = bits(4)
-                    face = PITCH_DIE[r]
+                face = PITCH_DIE[r]
                 state.draw += 1
                 pitch_faces[face] += 1
                 play["phase"] = "pitch"
@@ -195,10 +196,10 @@ def _play_fast(engine: Engine, state: State, decide: _Decide, half_only: bool) -
                 if face == "SM" and challenges[offense] > 0:
                     state.queue = [[offense, "challenge"], [offense, "cards"], [side, "cards"]]
                     break
-                key = (face, state.bases, state.strikes == 2, state.outs == 2)
-                sides = pitch_memo.get(key)
+                index = r * 32 + state.bases * 4 + (state.strikes == 2) * 2 + (state.outs == 2)
+                sides = pitch_memo[index]
                 if sides is None:
-                    sides = pitch_memo[key] = _sides(state)
+                    sides = pitch_memo[index] = _sides(state)
                 if not sides[0].isdisjoint(hands[offense]):
                     state.queue = [[offense, "cards"], [side, "cards"]]
                     break
