@@ -63,6 +63,7 @@ _DICE: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
     "hit": ("hit", HIT_DIE),
 }
 _NO_RBI: Final = frozenset({None, "E", "DP", "TP"})
+_NONE: Final[frozenset[str]] = frozenset()
 _BASE_TEXT: Final[tuple[str, ...]] = tuple(B.as_text(bases) for bases in range(8))
 
 # The cards of each side's result windows, by phase: a hand holding none of them cannot play.
@@ -1105,7 +1106,7 @@ class Engine:
         bases = state.bases
         chain: list[dict[str, Any]] = play.get("resolved", [])
         root = chain[0]["code"] if chain else None
-        answered = {e["code"] for e in chain[1:]}
+        answered = {e["code"] for e in chain[1:]} if len(chain) > 1 else _NONE
         if root == "E" or "E" in answered:
             new, runs = B.advance_all(bases, batter_to_first=True)
             self._settle(state, new, runs, 0)
@@ -1157,7 +1158,7 @@ class Engine:
     def _resolve_hit(self, state: State, events: Events) -> None:
         play = state.play
         code: str = play["code"]
-        mods = {m["code"]: m for m in play.get("mods", [])}
+        mods = {m["code"]: m for m in play["mods"]} if "mods" in play else {}
         if play.get("call_challenge") == "reverse":  # pragma: no cover - settled at once
             return
         out_runners = 0
