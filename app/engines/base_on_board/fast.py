@@ -264,7 +264,7 @@ def _play_fast(engine: Engine, state: State, decide: _Decide, half_only: bool) -
                 sides = _BAT.get(key_bat)
                 if sides is None:
                     sides = _BAT[key_bat] = _sides(state)
-                if _open_window(state, sides):
+                if _windows_shut(state, sides):
                     resolve_batted(state, None)
                     _next_pitch(state)
             elif phase == "ht":
@@ -293,7 +293,7 @@ def _play_fast(engine: Engine, state: State, decide: _Decide, half_only: bool) -
             sides = _HIT.get(key_hit)
             if sides is None:
                 sides = _HIT[key_hit] = _sides(state)
-            if _open_window(state, sides):
+            if _windows_shut(state, sides):
                 resolve_hit(state, None)
                 _next_pitch(state)
             continue
@@ -315,10 +315,10 @@ def _play_fast(engine: Engine, state: State, decide: _Decide, half_only: bool) -
     tally.pitches += state.pitches - start
 
 
-def _open_window(state: State, sides: Sides) -> bool:
-    """``_run`` over the windows after a roll, for ``fast_play``: ``False`` when one opens
-    (the queue then starts with it), ``True`` when none does and the phase is to be finished
-    (the queue is then empty). ``sides`` is the situation's playable cards."""
+def _windows_shut(state: State, sides: Sides) -> bool:
+    """``_run`` over the windows after a roll, for ``fast_play``: ``True`` when every one
+    stays shut and the phase is to be finished (the queue is then empty), ``False`` when one
+    opens (the queue then starts with it). ``sides`` is the situation's playable cards."""
     queue = state.queue
     offense = state.offense
     hands = state.hands
