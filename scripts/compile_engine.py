@@ -5,7 +5,7 @@ Run: ``make compiled`` (or ``.venv/bin/python scripts/compile_engine.py``); undo
 ``make install``, ``make test`` and CI never compile anything. Compiling needs mypyc (in the
 venv with mypy), a C compiler and the Python headers.
 
-The compiled modules are ``engine``, ``windows``, ``bases`` and ``data`` of
+The compiled modules are ``engine``, ``fast``, ``windows``, ``bases`` and ``data`` of
 ``app/engines/base_on_board/`` (the set of the trial in docs/benchmarks.md); ``state`` and
 ``policy`` stay interpreted. The extensions land next to their sources (``engine.cpython-*.so``
 and so on, plus their shared ``compiled__mypyc.cpython-*.so``), where Python imports them before
@@ -23,7 +23,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = Path("app/engines/base_on_board")
-MODULES = [PACKAGE / name for name in ("engine.py", "windows.py", "bases.py", "data.py")]
+MODULES = [
+    PACKAGE / name for name in ("engine.py", "fast.py", "windows.py", "bases.py", "data.py")
+]
 GROUP = "app.engines.base_on_board.compiled"
 
 

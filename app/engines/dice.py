@@ -112,9 +112,10 @@ def shuffled(items: Sequence[str], dice: DiceSource, start_index: int) -> tuple[
     if type(dice) is SeededDice:
         # The same draws as ``SeededDice.below``, without a call per card.
         bits = dice._bits
+        lengths = _BIT_LENGTHS
         for i in range(len(order) - 1, 0, -1):
             n = i + 1
-            k = n.bit_length()
+            k = lengths[n] if n < 128 else n.bit_length()
             j = bits(k)
             while j >= n:
                 j = bits(k)
@@ -126,3 +127,7 @@ def shuffled(items: Sequence[str], dice: DiceSource, start_index: int) -> tuple[
         index += 1
         order[i], order[j] = order[j], order[i]
     return order, index
+
+
+_BIT_LENGTHS: tuple[int, ...] = tuple(n.bit_length() for n in range(128))
+"""``n.bit_length()`` looked up for the sizes of a deck (a shuffle asks once per card)."""

@@ -14,7 +14,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from app.engines.base_on_board import Engine, State
+from app.engines.base_on_board import Engine, State, fast
 from app.engines.base_on_board.data import (
     ALL_CHALLENGEABLE,
     BAT_DIE,
@@ -38,6 +38,26 @@ def eager_choice(rng: random.Random, actions: list[Action]) -> Action:
 
 
 def play_game(engine: Engine, state: State, rng: random.Random, tally: Tally) -> State:
+    """One game in place by the eager policy, with no events built (``fast.play``)."""
+
+    choice = rng.choice
+
+    def choose(engine: Engine, state: State, side: Side, actions: list[Action]) -> Action:
+        eager = []  # ``eager_choice``, inline
+        for action in actions:
+            if action["type"] in EAGER:
+                eager.append(action)
+        return choice(eager) if eager else actions[0]
+
+    return fast.play(engine, state, choose, tally, pick=choice)
+
+
+def play_game_with_events(
+    engine: Engine, state: State, rng: random.Random, tally: Tally
+) -> State:
+    """The same game through the public stepping path: ``legal_actions`` at every decision,
+    ``step_in_place`` and its events, the tally of each pitch record. ``play_game`` must end
+    in the same state with the same tally (a test compares them); kept as that yardstick."""
     legal_actions = engine.legal_actions
     step = engine.step_in_place
     count = tally.pitch
@@ -53,24 +73,9 @@ def play_game(engine: Engine, state: State, rng: random.Random, tally: Tally) ->
     return state
 
 
-class Tally:
-    """What the simulator prints, gathered from the pitch records alone (as stats will be)."""
-
-    def __init__(self) -> None:
-        self.pitches = 0
-        self.dice: dict[str, Counter[str]] = {"pitch": Counter(), "bat": Counter(),
-                                              "hit": Counter()}
-        self.cards: Counter[str] = Counter()
-        self.challenges: dict[str, Counter[str]] = {}
-
-    def pitch(self, record: dict[str, Any]) -> None:
-        self.pitches += 1
-        for roll in record["dice"]:
-            self.dice[roll["die"]][roll["face"]] += 1
-        for card in record["cards"]:
-            self.cards[card["code"]] += 1
-        for challenge in record["challenges"]:
-            self.challenges.setdefault(challenge["call"], Counter())[challenge["result"]] += 1
+Tally = fast.Counts
+"""What the simulator prints: ``play_game`` gathers it as it plays, ``Tally.pitch`` from one
+pitch record (as stats do)."""
 
 
 def simulate(games: int, seed: int, tier: str = "pro", innings: int = 9) -> dict[str, Any]:

@@ -71,10 +71,20 @@ _TIER_RANK: Final[dict[Tier, int]] = {"lite": 0, "lite-extended": 1, "pro": 2}
 
 def deck_for(tier: Tier, offense: bool) -> list[str]:
     """The cards of one deck in a fixed order (the game shuffles it from the dice stream)."""
+    return list(_DECKS[tier, offense])
+
+
+def _deck(tier: Tier, offense: bool) -> tuple[str, ...]:
     rank = _TIER_RANK[tier]
     table = OFFENSE_DECK if offense else DEFENSE_DECK
-    return [code for code, copies, first in table if _TIER_RANK[first] <= rank
-            for _ in range(copies)]
+    return tuple(code for code, copies, first in table if _TIER_RANK[first] <= rank
+                 for _ in range(copies))
+
+
+_DECKS: Final[dict[tuple[Tier, bool], tuple[str, ...]]] = {
+    (tier, offense): _deck(tier, offense) for tier in TIERS for offense in (True, False)
+}
+"""Every deck, listed once (a game starts with two of them)."""
 
 
 def _codes_in_tier(tier: Tier) -> frozenset[str]:

@@ -63,6 +63,7 @@ _DICE: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
     "hit": ("hit", HIT_DIE),
 }
 _NO_RBI: Final = frozenset({None, "E", "DP", "TP"})
+_NONE: Final[frozenset[str]] = frozenset()
 _BASE_TEXT: Final[tuple[str, ...]] = tuple(B.as_text(bases) for bases in range(8))
 
 # The cards of each side's result windows, by phase: a hand holding none of them cannot play.
@@ -72,6 +73,10 @@ _OFFENSE_SETS: Final[dict[Any, frozenset[str]]] = {
 _DEFENSE_SETS: Final[dict[Any, frozenset[str]]] = {
     phase: frozenset(codes) for phase, codes in DEFENSE_WINDOW.items()
 }
+
+Events = list[Event] | None
+"""Where the engine's private steps put what happened; ``None`` when nobody will read it (the
+simulator's and the computer players' play-outs), so that no event is built at all."""
 
 Playable = dict[str, list[dict[str, Any]]]
 # Situation -> the cards of the offense's and of the defense's window in it that may be played
@@ -123,6 +128,10 @@ class Engine:
 
     def __init__(self, dice: DiceSource) -> None:
         self.dice = dice
+        self.records = True
+        """Whether pitch records are kept in ``state.rec``. ``fast.play`` turns it off while it
+        plays (nothing in the rules reads a record; it keeps its own tally) and puts back the
+        record of the pitch it stops at, so the state it hands back is the same."""
 
     # ----------------------------------------------------------------- interface
 
@@ -230,15 +239,22 @@ class Engine:
         self._run(new, events)
         return new, events
 
-    def step_in_place(self, state: State, action: Action) -> list[Event]:
+    def step_in_place(self, state: State, action: Action, events: bool = True) -> list[Event]:
         """``apply`` without the copy or the legality check, for the simulator's hot loop.
 
-        Only for actions taken from ``legal_actions`` of this very state.
+        Only for actions taken from ``legal_actions`` of this very state. With ``events=False``
+        nothing that happened is built (not even the pitch record's event: the record itself is
+        still closed in ``state.rec`` first) and the list returned is empty; the state ends
+        exactly as with events.
         """
-        events: list[Event] = []
-        self._step(state, action, events)
-        self._run(state, events)
-        return events
+        if not events:
+            self._step(state, action, None)
+            self._run(state, None)
+            return []
+        happened: list[Event] = []
+        self._step(state, action, happened)
+        self._run(state, happened)
+        return happened
 
     def view(self, state: State, side: Side | None) -> JSON:
         waiting = None
@@ -336,25 +352,34 @@ class Engine:
         order, state.draw = shuffled(cards, self.dice, state.draw)
         return order
 
-    def _draw_card(self, state: State, deck: str, events: list[Event]) -> str | None:
+    def _draw_card(self, state: State, deck: str, events: Events) -> str | None:
         pile = state.decks[deck]
         if not pile and state.discards[deck]:
             pile[:] = self._shuffle(state, state.discards[deck])
             state.discards[deck] = []
-            events.append(Event("reshuffle", {"deck": deck, "size": len(pile)}, {}))
+            if events is not None:
+                events.append(Event("reshuffle", {"deck": deck, "size": len(pile)}, {}))
         return pile.pop() if pile else None
 
-    def _deal(self, state: State, side: Side, deck: str, n: int, events: list[Event]) -> None:
-        drawn = []
+    def _deal(self, state: State, side: Side, deck: str, n: int, events: Events) -> None:
         pile = state.decks[deck]
         hand = state.hands[side]
+        if events is None and len(pile) >= n:
+            # Nobody reads the draw: the top ``n`` cards in the order ``pop`` takes them.
+            if n == 1:
+                hand.append(pile.pop())
+            else:
+                hand.extend(pile[:-n - 1:-1])
+                del pile[-n:]
+            return
+        held = len(hand)
         for _ in range(n):
             card = pile.pop() if pile else self._draw_card(state, deck, events)
             if card is None:
                 break
             hand.append(card)
-            drawn.append(card)
-        if drawn:
+        if events is not None and len(hand) > held:
+            drawn = hand[held:]
             events.append(
                 Event("draw", {"side": side, "deck": deck, "count": len(drawn)},
                       {side: {"cards": drawn}})
@@ -362,7 +387,7 @@ class Engine:
 
     # ----------------------------------------------------------------- the decision loop
 
-    def _run(self, state: State, events: list[Event]) -> None:
+    def _run(self, state: State, events: Events) -> None:
         """Moves on by itself until some side has a real choice, or the game is over."""
         situation: tuple[Playable, Playable] | None = None  # while nothing changes
         while state.result is None:
@@ -419,12 +444,14 @@ class Engine:
             allowed = ANSWERS.get(play["chain"][-1]["code"], ())
             if not allowed:
                 return False
+            # The answers the hand holds (with ``fast_play``) or the tier has, in that order.
             if fast:
-                codes: Any = [code for code in state.hands[side] if code in allowed]
-            else:
-                tier = TIER_CODES[state.options.tier]
-                codes = [code for code in allowed if code in tier]
-            return any(answer_choices(state, code) for code in codes)
+                for code in state.hands[side]:
+                    if code in allowed and answer_choices(state, code):
+                        return True
+                return False
+            tier = TIER_CODES[state.options.tier]
+            return any(code in tier and answer_choices(state, code) for code in allowed)
         if kind not in _CARD_KINDS:
             return False
         offense = side == state.offense
@@ -461,12 +488,13 @@ class Engine:
 
     # ----------------------------------------------------------------- one action
 
-    def _step(self, state: State, action: Action, events: list[Event]) -> None:
+    def _step(self, state: State, action: Action, events: Events) -> None:
         side: Side = action["side"]
         kind = action["type"]
         window = state.queue.pop(0)[1]
         if kind == "roll":
-            events.append(Event("roll_requested", {"side": side}, {}))
+            if events is not None:
+                events.append(Event("roll_requested", {"side": side}, {}))
             die, faces = _DICE[window]
             face = faces[self.dice.below(state.draw, len(faces))]
             state.draw += 1
@@ -474,7 +502,8 @@ class Engine:
             assert rec is not None
             rec["dice"].append({"die": die, "face": face})
             roller = state.defense if window == "pitch" else state.offense
-            events.append(Event("roll", {"side": roller, "die": die, "face": face}, {}))
+            if events is not None:
+                events.append(Event("roll", {"side": roller, "die": die, "face": face}, {}))
             if window == "pitch":
                 self._pitch_result(state, face, events)
             elif window == "swing":
@@ -482,7 +511,8 @@ class Engine:
             else:
                 self._hit_result(state, face)
         elif kind == "pass":
-            events.append(Event("pass", {"side": side, "window": window}, {}))
+            if events is not None:
+                events.append(Event("pass", {"side": side, "window": window}, {}))
             if window == "answer":
                 self._resolve_chain(state, events)
         elif kind == "play":
@@ -505,7 +535,7 @@ class Engine:
 
     # ----------------------------------------------------------------- halves and pitches
 
-    def _start_half(self, state: State, events: list[Event]) -> None:
+    def _start_half(self, state: State, events: Events) -> None:
         if state.half == "top" and (state.inning - 1) % 3 == 0:
             for side in ("home", "away"):
                 state.challenges[side] += state.options.challenges
@@ -513,13 +543,14 @@ class Engine:
         state.outs = state.balls = state.strikes = state.bases = 0
         state.line[offense].append(0)
         state.batters[offense] += 1
-        events.append(
-            Event(
-                "half_start",
-                {"inning": state.inning, "half": state.half, "offense": offense},
-                {},
+        if events is not None:
+            events.append(
+                Event(
+                    "half_start",
+                    {"inning": state.inning, "half": state.half, "offense": offense},
+                    {},
+                )
             )
-        )
         self._deal(state, offense, "offense", HAND_SIZE, events)
         self._deal(state, defense, "defense", HAND_SIZE, events)
         self._begin_pitch(state)
@@ -528,29 +559,34 @@ class Engine:
         offense = state.offense
         defense = state.defense
         if state.rec is None:
-            state.rec = {
-                "inning": state.inning,
-                "half": state.half,
-                "offense": offense,
-                "defense": defense,
-                "batter": state.batters[offense],
-                "batter_card": None,
-                "pitcher": None,
-                "balls": state.balls,
-                "strikes": state.strikes,
-                "outs": state.outs,
-                "bases": _BASE_TEXT[state.bases],
-                "dice": [],
-                "cards": [],
-                "challenge": None,
-                "challenges": [],
-                "runs": 0,
-            }
+            state.rec = self.new_record(state)
         state.play = {"phase": "pre", "chain": []}
         state.queue = [[offense, "pre"], [defense, "pitch"]]
 
+    def new_record(self, state: State) -> dict[str, Any]:
+        """The record of a pitch about to start: the situation before it, nothing happened."""
+        offense = state.offense
+        return {
+            "inning": state.inning,
+            "half": state.half,
+            "offense": offense,
+            "defense": state.defense,
+            "batter": state.batters[offense],
+            "batter_card": None,
+            "pitcher": None,
+            "balls": state.balls,
+            "strikes": state.strikes,
+            "outs": state.outs,
+            "bases": _BASE_TEXT[state.bases],
+            "dice": [],
+            "cards": [],
+            "challenge": None,
+            "challenges": [],
+            "runs": 0,
+        }
+
     def _end_pitch(
-        self, state: State, events: list[Event], pa: str | None, result: str, rbi: int = 0
+        self, state: State, events: Events, pa: str | None, result: str, rbi: int = 0
     ) -> None:
         """Closes the pitch record; then the next pitch, the next half, or the end."""
         play = state.play
@@ -561,28 +597,31 @@ class Engine:
             self._deal(state, offense, "offense", 1, events)
         if pa is not None:
             state.balls = state.strikes = 0
-        rec = state.rec
-        assert rec is not None
         outs = state.outs
-        rec["result"] = result
-        rec["pa_result"] = pa
-        rec["rbi"] = rbi if pa not in _NO_RBI else 0
-        rec["balls_after"] = state.balls
-        rec["strikes_after"] = state.strikes
-        rec["outs_after"] = outs if outs < 3 else 3
-        rec["bases_after"] = _BASE_TEXT[state.bases] if outs < 3 else "000"
-        rec["hit_and_run"] = bool(play.get("hnr"))
-        rec["run_and_hit"] = bool(play.get("rnh"))
-        events.append(Event(PITCH_EVENT, rec, {}))
+        records = self.records
+        if records:
+            rec = state.rec
+            assert rec is not None
+            rec["result"] = result
+            rec["pa_result"] = pa
+            rec["rbi"] = rbi if pa not in _NO_RBI else 0
+            rec["balls_after"] = state.balls
+            rec["strikes_after"] = state.strikes
+            rec["outs_after"] = outs if outs < 3 else 3
+            rec["bases_after"] = _BASE_TEXT[state.bases] if outs < 3 else "000"
+            rec["hit_and_run"] = bool(play.get("hnr"))
+            rec["run_and_hit"] = bool(play.get("rnh"))
+            if events is not None:
+                events.append(Event(PITCH_EVENT, rec, {}))
+            state.rec = None
         state.pitches += 1
-        state.rec = None
         defense = state.defense
         score = state.score
         if (
-            state.half == "bottom"
-            and state.inning >= state.options.innings
+            state.inning >= state.options.innings
+            and state.half == "bottom"
             and score[offense] > score[defense]
-        ):  # ``_walk_off``, inline
+        ):  # ``_walk_off``, inline (the commonest answer, an early inning, first)
             self._game_over(state, offense, "walk-off", events)
         elif outs >= 3:
             self._end_half(state, events)
@@ -591,24 +630,25 @@ class Engine:
             if pa is not None:
                 batters[offense] += 1
             # ``_begin_pitch``, inline
-            state.rec = {
-                "inning": state.inning,
-                "half": state.half,
-                "offense": offense,
-                "defense": defense,
-                "batter": batters[offense],
-                "batter_card": None,
-                "pitcher": None,
-                "balls": state.balls,
-                "strikes": state.strikes,
-                "outs": outs,
-                "bases": _BASE_TEXT[state.bases],
-                "dice": [],
-                "cards": [],
-                "challenge": None,
-                "challenges": [],
-                "runs": 0,
-            }
+            if records:
+                state.rec = {
+                    "inning": state.inning,
+                    "half": state.half,
+                    "offense": offense,
+                    "defense": defense,
+                    "batter": batters[offense],
+                    "batter_card": None,
+                    "pitcher": None,
+                    "balls": state.balls,
+                    "strikes": state.strikes,
+                    "outs": outs,
+                    "bases": _BASE_TEXT[state.bases],
+                    "dice": [],
+                    "cards": [],
+                    "challenge": None,
+                    "challenges": [],
+                    "runs": 0,
+                }
             state.play = {"phase": "pre", "chain": []}
             state.queue = [[offense, "pre"], [defense, "pitch"]]
 
@@ -619,19 +659,20 @@ class Engine:
             and state.score[state.offense] > state.score[state.defense]
         )
 
-    def _end_half(self, state: State, events: list[Event]) -> None:
+    def _end_half(self, state: State, events: Events) -> None:
         offense, defense = state.offense, state.defense
         state.discards["offense"].extend(state.hands[offense])
         state.discards["defense"].extend(state.hands[defense])
         state.hands[offense] = []
         state.hands[defense] = []
-        events.append(
-            Event(
-                "half_end",
-                {"inning": state.inning, "half": state.half, "runs": state.line[offense][-1]},
-                {},
+        if events is not None:
+            events.append(
+                Event(
+                    "half_end",
+                    {"inning": state.inning, "half": state.half, "runs": state.line[offense][-1]},
+                    {},
+                )
             )
-        )
         state.queue = []
         state.play = {}
         first = state.options.bats_first
@@ -655,17 +696,18 @@ class Engine:
         self._start_half(state, events)
 
     def _game_over(
-        self, state: State, winner: Side | None, reason: str, events: list[Event]
+        self, state: State, winner: Side | None, reason: str, events: Events
     ) -> None:
         state.result = {"winner": winner, "reason": reason}
         state.queue = []
-        events.append(
-            Event(
-                "game_over",
-                {"winner": winner, "reason": reason, "score": dict(state.score)},
-                {},
+        if events is not None:
+            events.append(
+                Event(
+                    "game_over",
+                    {"winner": winner, "reason": reason, "score": dict(state.score)},
+                    {},
+                )
             )
-        )
 
     def _settle(self, state: State, bases: int, runs: int, outs: int) -> None:
         """Commits a play: a play that ends with the third out scores no run (decision D7)."""
@@ -681,7 +723,7 @@ class Engine:
             assert state.rec is not None
             state.rec["runs"] += runs
 
-    def _interrupted(self, state: State, events: list[Event], result: str) -> bool:
+    def _interrupted(self, state: State, events: Events, result: str) -> bool:
         """After a mid-pitch play: the third out or a walk-off ends the pitch at once."""
         if state.outs >= 3 or self._walk_off(state):
             self._end_pitch(state, events, None, result)
@@ -690,7 +732,7 @@ class Engine:
 
     # ----------------------------------------------------------------- rolls
 
-    def _pitch_result(self, state: State, face: str, events: list[Event]) -> None:
+    def _pitch_result(self, state: State, face: str, events: Events) -> None:
         play = state.play
         offense, defense = state.offense, state.defense
         play["phase"] = "pitch"
@@ -713,19 +755,21 @@ class Engine:
                 # RNH on a foul: runners go back and the card counts as not played (4.2.1).
                 state.hands[offense].append(play.pop("held"))
                 play["rnh"] = False
-                events.append(Event("card_returned", {"side": offense, "code": "RNH"}, {}))
+                if events is not None:
+                    events.append(Event("card_returned", {"side": offense, "code": "RNH"}, {}))
                 state.queue = [*queue, [defense, "cards"]]
                 return
             stole = state.bases & 0b011
             play["rnh_stole"] = stole
             state.bases = ((stole << 1) | (state.bases & B.THIRD)) & 0b111
             play["chain"] = [{"side": offense, "code": "RNH"}]
-            events.append(Event("run_and_hit_steal", {"bases": B.as_text(state.bases)}, {}))
+            if events is not None:
+                events.append(Event("run_and_hit_steal", {"bases": B.as_text(state.bases)}, {}))
             state.queue = [*queue, [defense, "answer"]]
             return
         state.queue = [*queue, [offense, "cards"], [defense, "cards"]]
 
-    def _bat_result(self, state: State, face: str, events: list[Event]) -> None:
+    def _bat_result(self, state: State, face: str, events: Events) -> None:
         play = state.play
         offense, defense = state.offense, state.defense
         play["face"] = face
@@ -783,7 +827,7 @@ class Engine:
     # ----------------------------------------------------------------- cards and challenges
 
     def _on_card(
-        self, state: State, side: Side, window: str, action: Action, events: list[Event]
+        self, state: State, side: Side, window: str, action: Action, events: Events
     ) -> None:
         code: str = action["card"]
         state.hands[side].remove(code)
@@ -791,9 +835,11 @@ class Engine:
         entry: dict[str, Any] = {"side": side, "code": code}
         if "runner" in action:
             entry["runner"] = action["runner"]
-        assert state.rec is not None
-        state.rec["cards"].append(dict(entry))
-        events.append(Event("card", dict(entry), {}))
+        if self.records:
+            assert state.rec is not None
+            state.rec["cards"].append(dict(entry))
+        if events is not None:
+            events.append(Event("card", dict(entry), {}))
         if code == "RNH":
             state.play["held"] = code  # replaced only once the pitch is over (decision D16)
         else:
@@ -817,13 +863,13 @@ class Engine:
         else:
             self._resolve_chain(state, events)
 
-    def _draw_challenge(self, state: State, events: list[Event]) -> str:
+    def _draw_challenge(self, state: State, events: Events) -> str:
         card = self._draw_card(state, "challenge", events)
         assert card is not None  # the deck of 20 is never all out at once
         state.discards["challenge"].append(card)
         return card
 
-    def _on_challenge(self, state: State, side: Side, window: str, events: list[Event]) -> None:
+    def _on_challenge(self, state: State, side: Side, window: str, events: Events) -> None:
         state.challenges[side] -= 1
         result = self._draw_challenge(state, events)
         play = state.play
@@ -840,13 +886,14 @@ class Engine:
         state.rec["challenges"].append(record)
         if state.rec["challenge"] is None:
             state.rec["challenge"] = record
-        events.append(Event("challenge", record, {}))
+        if events is not None:
+            events.append(Event("challenge", record, {}))
         if window == "answer":
             self._resolve_chain(state, events)
         elif result == "reverse":
             self._reverse_call(state, call, events)
 
-    def _reverse_call(self, state: State, call: str, events: list[Event]) -> None:
+    def _reverse_call(self, state: State, call: str, events: Events) -> None:
         """A reversed call of a die: B and SM swap; GA, iH and HR are settled at once."""
         play = state.play
         if call == "B":
@@ -866,33 +913,35 @@ class Engine:
                 state.strikes += 1
             self._end_pitch(state, events, None, "HR>F")
 
-    def _on_infield_fly(self, state: State, side: Side, events: list[Event]) -> None:
+    def _on_infield_fly(self, state: State, side: Side, events: Events) -> None:
         state.ifl[side] -= 1
         state.play["ifl"] = True
         assert state.rec is not None
         state.rec["cards"].append({"side": side, "code": "IFL"})
-        events.append(Event("card", {"side": side, "code": "IFL"}, {}))
+        if events is not None:
+            events.append(Event("card", {"side": side, "code": "IFL"}, {}))
         self._settle(state, state.bases, 0, 1)
         self._end_pitch(state, events, "OUT", "IFL")
 
     def _line_drive_double(
-        self, state: State, runner: int, result: str, events: list[Event]
+        self, state: State, runner: int, result: str, events: Events
     ) -> None:
         self._settle(state, state.bases & ~runner, 0, 2)
         self._end_pitch(state, events, "DP", result)
 
     # ----------------------------------------------------------------- chains
 
-    def _resolve_chain(self, state: State, events: list[Event]) -> None:
+    def _resolve_chain(self, state: State, events: Events) -> None:
         play = state.play
         chain: list[dict[str, Any]] = play["chain"]
         play["chain"] = []
         root = chain[0]
         code: str = root["code"]
-        answers = {e["code"]: e for e in chain[1:]}
+        answers = {e["code"]: e for e in chain[1:]} if len(chain) > 1 else {}
         reversed_root = root.get("challenge") == "reverse"
         offense = state.offense
-        events.append(Event("chain_resolved", {"chain": [dict(e) for e in chain]}, {}))
+        if events is not None:
+            events.append(Event("chain_resolved", {"chain": [dict(e) for e in chain]}, {}))
         if code == "BK":
             bases, runs = B.advance_all(state.bases)
             self._settle(state, bases, runs, 0)
@@ -961,7 +1010,7 @@ class Engine:
         code: str,
         answers: dict[str, dict[str, Any]],
         reversed_root: bool,
-        events: list[Event],
+        events: Events,
     ) -> None:
         bit = {"PO1": B.FIRST, "PO2": B.SECOND, "CO1": B.FIRST, "CO3": B.THIRD}[code]
         if "POE" in answers:
@@ -984,7 +1033,7 @@ class Engine:
         code: str,
         answers: dict[str, dict[str, Any]],
         reversed_root: bool,
-        events: list[Event],
+        events: Events,
     ) -> None:
         bd = answers.get("BD")
         if bd is not None and bd.get("challenge") != "reverse":
@@ -1006,7 +1055,7 @@ class Engine:
 
     # ----------------------------------------------------------------- end of a phase
 
-    def _finish_phase(self, state: State, events: list[Event]) -> None:
+    def _finish_phase(self, state: State, events: Events) -> None:
         phase = state.play.get("phase")
         if phase == "pitch":
             self._finish_count(state, events)
@@ -1019,7 +1068,7 @@ class Engine:
         else:  # pragma: no cover - every other phase ends in a mandatory decision
             raise AssertionError(f"phase {phase!r} cannot end without a decision")
 
-    def _finish_count(self, state: State, events: list[Event]) -> None:
+    def _finish_count(self, state: State, events: Events) -> None:
         play = state.play
         award = play.get("award")
         code: str = play["code"]
@@ -1051,13 +1100,13 @@ class Engine:
                 state.strikes += 1
             self._end_pitch(state, events, None, "F")
 
-    def _resolve_batted(self, state: State, events: list[Event]) -> None:
+    def _resolve_batted(self, state: State, events: Events) -> None:
         play = state.play
         code: str = play["code"]
         bases = state.bases
         chain: list[dict[str, Any]] = play.get("resolved", [])
         root = chain[0]["code"] if chain else None
-        answered = {e["code"] for e in chain[1:]}
+        answered = {e["code"] for e in chain[1:]} if len(chain) > 1 else _NONE
         if root == "E" or "E" in answered:
             new, runs = B.advance_all(bases, batter_to_first=True)
             self._settle(state, new, runs, 0)
@@ -1106,10 +1155,10 @@ class Engine:
             sacrifice = scored > 0 and code in ("F2", "F3", "FA")
             self._end_pitch(state, events, "SF" if sacrifice else "OUT", code, scored)
 
-    def _resolve_hit(self, state: State, events: list[Event]) -> None:
+    def _resolve_hit(self, state: State, events: Events) -> None:
         play = state.play
         code: str = play["code"]
-        mods = {m["code"]: m for m in play.get("mods", [])}
+        mods = {m["code"]: m for m in play["mods"]} if "mods" in play else {}
         if play.get("call_challenge") == "reverse":  # pragma: no cover - settled at once
             return
         out_runners = 0
@@ -1136,7 +1185,7 @@ class Engine:
             runs if state.outs < 3 else 0,
         )
 
-    def _resolve_home_run(self, state: State, events: list[Event]) -> None:
+    def _resolve_home_run(self, state: State, events: Events) -> None:
         bases, runs = B.move(state.bases, B.HIT_TARGETS["HR"])
         self._settle(state, bases, runs, 0)
         self._end_pitch(state, events, "HR", "HR", runs)

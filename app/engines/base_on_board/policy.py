@@ -52,6 +52,7 @@ from functools import cache
 from typing import Any, Final
 
 from app.engines.base_on_board import bases as B
+from app.engines.base_on_board import fast
 from app.engines.base_on_board.data import (
     BAT_DIE,
     CHALLENGE_DECK,
@@ -978,11 +979,7 @@ class _Stream:
 def _play_out(engine: Engine, state: State, side: Side) -> float:
     """Both sides play ``normal`` to the end of the half; the side's win probability there
     (:func:`leaf_value`)."""
-    half = (state.inning, state.half)
-    while state.result is None and (state.inning, state.half) == half:
-        who: Side = state.queue[0][0]  # type: ignore[assignment]
-        actions = engine.legal_actions(state, who)
-        engine.step_in_place(state, _normal_choice(engine, state, who, actions))
+    fast.play(engine, state, _normal_choice, half_only=True)  # no events: nobody reads them
     return leaf_value(state, side)
 
 
@@ -1010,7 +1007,7 @@ def hard_samples(
         for action, cost in zip(actions, costs, strict=True):
             sim.dice = _Stream(seed, world.draw)
             trial = world.clone()
-            sim.step_in_place(trial, action)
+            sim.step_in_place(trial, action, events=False)
             row.append(_play_out(sim, trial, side) - cost)
         rows.append(row)
     return rows
