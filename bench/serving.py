@@ -115,6 +115,27 @@ def process_cpu(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+def children_of(pid: int) -> list[int]:
+    """The live processes whose parent is ``pid`` (from ``/proc/<pid>/task/*/children``)."""
+    found: list[int] = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with open(task / "children") as children:
+                found += [int(child) for child in children.read().split()]
+    except OSError:
+        pass
+    return found
+
+
+def tree_cpu(pid: int) -> float | None:
+    """CPU seconds used so far by a process and its live children (an nginx master and its
+    workers); None once the process is gone."""
+    own = process_cpu(pid)
+    if own is None:
+        return None
+    return own + sum(process_cpu(child) or 0.0 for child in children_of(pid))
+
+
 def process_rss_kb(pid: int) -> int | None:
     """A process's resident set size in KiB (``VmRSS`` in ``/proc/<pid>/status``)."""
     try:
