@@ -28,9 +28,12 @@ and nginx's (master and worker) is reported on its own. Without either, one proc
 reached directly and uses no Redis, as before.
 
 A human-pace capacity run is many games at people's pace, e.g. ``--games 1000 --think-ms
-2000:6000 --bot-processes 4``; ``p99_at_most_50ms`` (and ``steady_p99_at_most_50ms``) says
-whether it held. The descriptor limit is raised to its hard limit for every child, and nginx's
-``worker_connections`` is sized to the games.
+2000:6000 --ramp 60 --duration 180 --bot-processes 4``; a game at that pace lasts far longer
+than the run, so ``--duration`` stops every table at that point and keeps the samples so far
+(``stopped``). ``p99_at_most_50ms`` (and ``steady_p99_at_most_50ms``, from the last table's
+start to the first one's end or the stop) says whether it held. The descriptor limit is
+raised to its hard limit for every child, and nginx's ``worker_connections`` is sized to the
+games.
 
     .venv/bin/python bench/server.py --games 200 --spectators 3 --database postgres
     .venv/bin/python bench/server.py --games 20 --think-ms 0:0 --ramp 0 --processes 2
@@ -119,6 +122,7 @@ def run_bot_processes(base: str, args: argparse.Namespace, directory: Path
             "--concurrency", str(games), "--seed", str(seed), "--options", args.options,
             "--think-ms", args.think_ms, "--ramp", str(args.ramp),
             "--timeout", str(args.timeout), "--json", "--samples", str(samples),
+            *(["--duration", str(args.duration)] if args.duration is not None else []),
         ], samples))
         seed += games  # table seeds 1..games over all processes, as in one process
     summaries, samples_list = run_load_processes(commands)
@@ -207,6 +211,18 @@ def serve(args: argparse.Namespace, url: str, directory: Path) -> Iterator[Serve
         yield Served(nginx.url, servers, logs, nginx)
 
 
+def idle_cpu(servers: list[subprocess.Popen[bytes]], seconds: float) -> list[float | None]:
+    """Each process's share of a core over ``seconds`` with no load (its timers, heartbeats
+    and leases alone); None for each when ``seconds`` is 0."""
+    if seconds <= 0:
+        return [None for _ in servers]
+    before = [process_cpu(s.pid) for s in servers]
+    time.sleep(seconds)
+    after = [process_cpu(s.pid) for s in servers]
+    return [None if a is None or b is None else round((b - a) / seconds, 4)
+            for a, b in zip(before, after, strict=True)]
+
+
 def latency_goal(latency: dict[str, Any] | None) -> bool | None:
     """Whether a latency summary's p99 is within the human-pace goal (50 ms)."""
     p99 = None if latency is None else latency.get("p99")
@@ -236,6 +252,7 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
             servers = served.servers
             nginx_pid = None if served.nginx is None or served.nginx.process is None \
                 else served.nginx.process.pid
+            idle = idle_cpu(servers, args.idle_seconds)
             rss_before_each = [process_rss_kb(s.pid) for s in servers]
             server_before = [process_cpu(s.pid) for s in servers]
             nginx_before = None if nginx_pid is None else tree_cpu(nginx_pid)
@@ -273,6 +290,8 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
                       else sum(kb for kb in rss_before_each if kb is not None))
         rss_steady = (None if None in steady_each
                       else sum(kb for kb in steady_each if kb is not None))
+        stopped = sum(s.get("stopped", 0) for s in summaries)
+        not_started = sum(s.get("not_started", 0) for s in summaries)
         frames = [s["frames"] for s in summaries if s.get("frames") is not None]
         frames_total = sum(frames) if len(frames) == len(summaries) else None
         failures = [f for s in summaries for f in s.get("failures", [])]
@@ -289,7 +308,8 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
             "redis": served.nginx is not None and not args.no_redis,
             "bot_processes": len(summaries),
             "think_ms": [round(t * 1000, 3) for t in think], "ramp_seconds": args.ramp,
-            "seconds": round(seconds, 2), **merged,
+            "seconds": round(seconds, 2), "duration_seconds": args.duration, **merged,
+            "stopped": stopped, "not_started": not_started,
             "p99_at_most_50ms": latency_goal(merged["latency_ms"]),
             "steady_p99_at_most_50ms": latency_goal((merged["steady"] or {}).get("latency_ms")),
             "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 2),
@@ -303,8 +323,9 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
                 "share_of_server_cpu": per(cpu, server_cpu, digits=3),
                 "core_share": per(cpu, seconds, digits=3),
                 "rss_kb_before": before, "rss_kb_steady": steady,
-            } for cpu, before, steady in zip(each_cpu, rss_before_each, steady_each,
-                                             strict=True)],
+                "idle_core_share": idle_share,
+            } for cpu, before, steady, idle_share in zip(each_cpu, rss_before_each, steady_each,
+                                                         idle, strict=True)],
             "nginx_cpu_seconds": None if nginx_cpu is None else round(nginx_cpu, 2),
             "nginx_cpu_ms_per_applied": per(nginx_cpu, applied_total, 1000),
             "nginx_cpu_share": per(nginx_cpu, seconds, digits=3),
@@ -325,7 +346,8 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
             for log in logs:
                 tail = log.read_text(errors="replace")[-4000:] if log.exists() else ""
                 print(f"--- last lines of {log}:\n{tail}", file=sys.stderr)
-        return result, 0 if not failures and merged["finished"] == args.games else 1
+        played = merged["finished"] + stopped + not_started
+        return result, 0 if not failures and played == args.games else 1
     finally:
         if name is not None:
             drop_database(name)
@@ -350,6 +372,11 @@ def parser() -> argparse.ArgumentParser:
                         help="per game, before it counts as failed")
     parser.add_argument("--count-frames", action="store_true",
                         help="count the WebSocket frames the bots' sockets receive")
+    parser.add_argument("--duration", type=float, default=None, metavar="SECONDS",
+                        help="stop every table this long after the start, wherever it is"
+                             " (human-paced games outlast a short run)")
+    parser.add_argument("--idle-seconds", type=float, default=0.0, metavar="SECONDS",
+                        help="before the load, each server process's idle CPU over this long")
     parser.add_argument("--processes", type=int, default=1, metavar="N",
                         help="bob serve processes on one database and Redis, behind nginx"
                              " when more than one")
