@@ -80,7 +80,11 @@ def server_process(
         yield base, server
     finally:
         server.terminate()
-        server.wait(10)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:  # still closing thousands of sockets: enough
+            server.kill()
+            server.wait(10)
         if out is not None:
             out.close()
 
