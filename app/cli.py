@@ -78,14 +78,16 @@ def _bots(args: argparse.Namespace) -> int:
     result = asyncio.run(
         run_bots(args.url, args.game, args.games, args.spectators, args.concurrency,
                  args.seed, options, think=args.think_ms, ramp_seconds=args.ramp,
-                 include_samples=args.samples is not None, timeout=args.timeout)
+                 include_samples=args.samples is not None, timeout=args.timeout,
+                 duration=args.duration)
     )
     if args.samples is not None:
         samples = {key: result.pop(key) for key in SAMPLE_KEYS}
         with open(args.samples, "w", encoding="utf-8") as out:
             json.dump(samples, out)
     print(json.dumps(result, indent=None if args.json else 2))
-    return 0 if not result["failures"] and result["finished"] == args.games else 1
+    played = result["finished"] + result["stopped"] + result["not_started"]
+    return 0 if not result["failures"] and played == args.games else 1
 
 
 SAMPLE_KEYS = ("latency_samples_ms", "latency_sent_at", "command_times", "tables")
@@ -279,6 +281,11 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument(
         "--timeout", type=float, default=600.0, metavar="SECONDS",
         help="per game, before it counts as failed",
+    )
+    bots.add_argument(
+        "--duration", type=float, default=None, metavar="SECONDS",
+        help="stop every table this long after the start, wherever it is (counted as "
+        "stopped, not failed; the samples so far are kept)",
     )
     bots.add_argument(
         "--samples", default=None, metavar="FILE",

@@ -80,7 +80,11 @@ def server_process(
         yield base, server
     finally:
         server.terminate()
-        server.wait(10)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:  # still closing thousands of sockets: enough
+            server.kill()
+            server.wait(10)
         if out is not None:
             out.close()
 
@@ -90,10 +94,14 @@ def served_process(
     database_url: str, log: Path | None = None, **environment: str
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``bob serve`` on ``database_url``; yields its base URL and its process once it answers
-    ``/healthz`` (the process, to read its CPU time from ``/proc``)."""
+    ``/healthz`` (the process, to read its CPU time from ``/proc``). With ``BENCH_PROFILE``
+    set to a path, the server runs under cProfile (``bench/profiled.py``) and writes its
+    profile there when it is stopped."""
     port = free_port()
     env = {**os.environ, **LOAD_LIMITS, "DATABASE_URL": database_url, **environment}
     command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
+    if os.environ.get("BENCH_PROFILE"):
+        command[1:1] = [str(ROOT / "bench" / "profiled.py"), os.environ["BENCH_PROFILE"]]
     with server_process(command, port, log, env) as served:
         yield served
 
@@ -113,6 +121,27 @@ def process_cpu(pid: int) -> float | None:
         return None
     fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) ": state is fields[0]
     return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def children_of(pid: int) -> list[int]:
+    """The live processes whose parent is ``pid`` (from ``/proc/<pid>/task/*/children``)."""
+    found: list[int] = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with open(task / "children") as children:
+                found += [int(child) for child in children.read().split()]
+    except OSError:
+        pass
+    return found
+
+
+def tree_cpu(pid: int) -> float | None:
+    """CPU seconds used so far by a process and its live children (an nginx master and its
+    workers); None once the process is gone."""
+    own = process_cpu(pid)
+    if own is None:
+        return None
+    return own + sum(process_cpu(child) or 0.0 for child in children_of(pid))
 
 
 def process_rss_kb(pid: int) -> int | None:

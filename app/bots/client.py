@@ -15,6 +15,7 @@ think time (the default) it acts the moment a state arrives, as fast as the serv
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
@@ -52,6 +53,9 @@ class TableReport:
     """Wall-clock time of every command sent (retries and refused ones included)."""
     result: dict[str, Any] | None = None
     problems: list[str] = field(default_factory=list)
+    stopped: bool = False
+    """Stopped before the end (``play_table``'s ``stop``): its samples so far, no result and no
+    check of the spectators' logs."""
 
 
 def expand(message: dict[str, Any]) -> list[dict[str, Any]]:
@@ -239,10 +243,34 @@ async def watch(ws: ClientConnection, received_at: dict[int, float],
     return events
 
 
+async def _played_unless_stopped(
+    report: TableReport, seats: list[asyncio.Task[Any]],
+    watchers: list[asyncio.Task[list[tuple[int, str]]]], stop: asyncio.Event, timeout: float,
+) -> bool:
+    """Waits for the seats, then the spectators, to see the game out (``timeout`` for the
+    whole), unless ``stop`` is set first; whether the game was played out."""
+    async def whole() -> None:
+        await asyncio.gather(*seats)
+        report.spectator_events = list(await asyncio.gather(*watchers))
+
+    game = asyncio.ensure_future(asyncio.wait_for(whole(), timeout))
+    stopper = asyncio.ensure_future(stop.wait())
+    done, _ = await asyncio.wait({game, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    if game in done:
+        stopper.cancel()
+        game.result()  # its exception, if it failed
+        return True
+    game.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await game
+    return False
+
+
 async def play_table(
     base_url: str, kind: str, options: dict[str, Any] | None = None, spectators: int = 1,
     seed: int = 1, timers: dict[str, float] | None = None, timeout: float = 120.0,
     think: tuple[float, float] = (0.0, 0.0), keep_messages: bool = True,
+    stop: asyncio.Event | None = None,
 ) -> TableReport:
     """Creates a room, seats two guest bots, plays one game with ``spectators`` watching, and
     checks what the spectators saw against the public log.
@@ -250,7 +278,9 @@ async def play_table(
     ``think``: each bot's think time in seconds (min, max) before it acts on a state.
     ``keep_messages``: keep every message each socket received in the report (tests read them;
     hundreds of tables' worth would hold gigabytes, and the collector's passes over them would
-    stall the very clients whose receipt times are measured)."""
+    stall the very clients whose receipt times are measured).
+    ``stop``: once set, the table stops where it is (a benchmark of a fixed length); the report
+    is ``stopped`` and holds the samples measured until then."""
     report = TableReport()
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
@@ -297,10 +327,14 @@ async def play_table(
         joined.raise_for_status()
         report.game_id = joined.json()["current_game_id"]
         try:
-            await asyncio.wait_for(asyncio.gather(*tasks), timeout)
-            report.spectator_events = list(
-                await asyncio.wait_for(asyncio.gather(*watch_tasks), timeout)
-            )
+            if stop is None:
+                await asyncio.wait_for(asyncio.gather(*tasks), timeout)
+                report.spectator_events = list(
+                    await asyncio.wait_for(asyncio.gather(*watch_tasks), timeout)
+                )
+            else:
+                report.stopped = not await _played_unless_stopped(
+                    report, tasks, watch_tasks, stop, timeout)
         finally:
             for task in (*tasks, *watch_tasks):
                 task.cancel()
@@ -313,6 +347,8 @@ async def play_table(
             if seq in received_at and spectators:
                 report.latencies_ms.append((received_at[seq] - start) * 1000)
                 report.latency_sent_at.append(start + offset)
+        if report.stopped:
+            return report
         summary = (await http.get(f"/api/games/{report.game_id}")).json()
         report.result = summary["result"]
         public = (await http.get(f"/api/games/{report.game_id}/events",

@@ -70,3 +70,16 @@ def test_bob_bots_rejects_a_bad_think_time(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit):
         main(["bots", "--think-ms", "900:100"])
     assert "MIN <= MAX" in capsys.readouterr().err
+
+
+async def test_run_bots_stops_every_table_after_the_duration(live: LiveServer) -> None:
+    # Thinking bots that cannot finish a game in half a second: every table is stopped where
+    # it is, not failed, and what was measured until then is kept.
+    result = await run_bots(live.url, "dice-duel", 2, 1, 2, 40, {"innings": 3},
+                            think=(0.05, 0.1), include_samples=True, duration=0.5)
+    assert result["failures"] == [], result["failures"]
+    assert result["finished"] == 0 and result["stopped"] == 2 and result["not_started"] == 0
+    assert result["commands"] > 0
+    assert len(result["latency_samples_ms"]) == len(result["latency_sent_at"]) > 0
+    assert len(result["tables"]) == 2
+    assert all(end - start < 5 for start, end in result["tables"])

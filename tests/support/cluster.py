@@ -1,20 +1,15 @@
 """Several ``bob serve`` processes on one database and one Redis, behind a real nginx: the
-production shape on loopback ports (deploy/nginx.conf.template)."""
+production shape on loopback ports (deploy/nginx.conf.template, filled in by bench/nginx.py)."""
 
 from __future__ import annotations
 
 import shutil
-import socket
-import subprocess
 import tempfile
-import time
 import uuid
 from pathlib import Path
 
-from tests.support.process import ROOT, ServerProcess, free_port
-
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-TEMPLATE = ROOT / "deploy" / "nginx.conf.template"
+from bench.nginx import Nginx
+from tests.support.process import ServerProcess, free_port
 
 
 class Cluster:
@@ -36,41 +31,23 @@ class Cluster:
         ]
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self._nginx: subprocess.Popen[bytes] | None = None
+        self._nginx: Nginx | None = None
 
     def start(self) -> Cluster:
         for server in self.servers:
             server.env["PUBLIC_URL"] = self.url
             server.start()
-        upstreams = "\n".join(
-            f"        server 127.0.0.1:{s.port} max_fails=1 fail_timeout=3s;"
-            for s in self.servers
-        )
-        config = (TEMPLATE.read_text().replace("@DIR@", str(self.dir))
-                  .replace("@UPSTREAMS@", upstreams)
-                  .replace("@LISTEN@", f"127.0.0.1:{self.port}"))
-        path = self.dir / "nginx.conf"
-        path.write_text(config)
-        self._nginx = subprocess.Popen(
-            [NGINX, "-c", str(path), "-p", str(self.dir), "-g", "daemon off;"],
-            stdout=subprocess.DEVNULL, stderr=open(self.dir / "nginx.out", "wb"),  # noqa: SIM115
-        )
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), 0.5).close()
-                return self
-            except OSError:
-                if time.monotonic() > deadline or self._nginx.poll() is not None:
-                    self.stop()
-                    raise RuntimeError("nginx did not start: "
-                                       + (self.dir / "nginx.out").read_text()) from None
-                time.sleep(0.05)
+        self._nginx = Nginx(self.dir, [s.port for s in self.servers], self.port)
+        try:
+            self._nginx.start()
+        except RuntimeError:
+            self.stop()
+            raise
+        return self
 
     def stop(self) -> None:
-        if self._nginx is not None and self._nginx.poll() is None:
-            self._nginx.terminate()
-            self._nginx.wait(10)
+        if self._nginx is not None:
+            self._nginx.stop()
         for server in self.servers:
             server.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
