@@ -631,24 +631,7 @@ class Engine:
                 batters[offense] += 1
             # ``_begin_pitch``, inline
             if records:
-                state.rec = {
-                    "inning": state.inning,
-                    "half": state.half,
-                    "offense": offense,
-                    "defense": defense,
-                    "batter": batters[offense],
-                    "batter_card": None,
-                    "pitcher": None,
-                    "balls": state.balls,
-                    "strikes": state.strikes,
-                    "outs": outs,
-                    "bases": _BASE_TEXT[state.bases],
-                    "dice": [],
-                    "cards": [],
-                    "challenge": None,
-                    "challenges": [],
-                    "runs": 0,
-                }
+                state.rec = self.new_record(state)
             state.play = {"phase": "pre", "chain": []}
             state.queue = [[offense, "pre"], [defense, "pitch"]]
 
