@@ -3,29 +3,12 @@ one reaches the sockets of the other at once, in order, without a ``sync``."""
 
 from __future__ import annotations
 
-import os
 import secrets
-
-import pytest
-import redis
 
 from app.bots.client import open_socket
 from app.engine_catalog import EngineCatalog
 from tests.support.live import LiveServer
 from tests.support.table import Client, open_table
-
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
-
-
-@pytest.fixture
-def redis_url() -> str:
-    try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
-    except redis.RedisError as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"Redis unreachable in CI: {exc}")
-        pytest.skip(f"Redis unreachable: {exc}")
-    return REDIS_URL
 
 
 async def test_commits_reach_sockets_on_the_other_server(
