@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Iterator
 
 import pytest
+import redis
 
 from app.engine_catalog import EngineCatalog
 from app.engines.registry import computer_policies
@@ -77,3 +79,19 @@ def live(database_url: str, catalog: EngineCatalog) -> Iterator[LiveServer]:
     server = LiveServer(database_url, catalog).start()
     yield server
     server.stop()
+
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The Redis server the Redis-backed tests use, or a skip (a failure in CI, where Redis
+    must be up)."""
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Redis unreachable in CI: {exc}")
+        pytest.skip(f"Redis unreachable: {exc}")
+    return REDIS_URL

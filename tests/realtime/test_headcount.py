@@ -7,7 +7,6 @@ import asyncio
 import secrets
 
 from app.realtime.headcount import RedisHeadcount
-from tests.games.test_redis_fanout import redis_url  # noqa: F401  (the fixture)
 from tests.support.live import LiveServer
 from tests.support.table import open_table
 
@@ -27,7 +26,7 @@ async def test_the_heartbeat_counts_the_spectators(live: LiveServer) -> None:
         server.stop()
 
 
-async def test_processes_add_up_and_a_stopped_one_drops_out(redis_url: str) -> None:  # noqa: F811
+async def test_processes_add_up_and_a_stopped_one_drops_out(redis_url: str) -> None:
     prefix = f"bob-test-{secrets.token_hex(4)}:"
     first = RedisHeadcount(redis_url, prefix, "first", heartbeat_seconds=0.2)
     second = RedisHeadcount(redis_url, prefix, "second", heartbeat_seconds=0.2)
