@@ -126,14 +126,14 @@ class RoomWatch:
         for room_id, sockets in list(self.rooms.items()):
             found = self._latest.get(room_id)
             if found is not None:
+                if handed >= SLICE_SOCKETS:  # between slices only: none after the last
+                    handed = 0
+                    await asyncio.sleep(pause)
                 room = {"spectators": watching.get(room_id, local.get(room_id, 0)),
                         "seats": seats.get(room_id, [])}
                 for socket in list(sockets):
                     socket.heartbeat(*found, room)
                 handed += len(sockets)
-                if handed >= SLICE_SOCKETS:
-                    handed = 0
-                    await asyncio.sleep(pause)
 
     async def run_forever(self) -> None:
         spent = 0.0
