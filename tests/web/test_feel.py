@@ -141,7 +141,10 @@ def test_the_run_race_takes_fast_clicks(open_page: Any) -> None:
             mashed = home.evaluate(MASH, [12, 40])  # far above the server's 4 rolls a second
             break
         if over(home) and over(away):
+            # A rematch needs both sides: one offers, the other accepts (sides swap).
             away.click("#rematch")
+            home.wait_for_selector("[data-testid='rematch-offer']")
+            home.click("#rematch")
             home.wait_for_selector("[data-testid='game-over']", state="detached")
             continue
         for page in (home, away):
