@@ -158,9 +158,28 @@ def _passive_player(engine: Engine, state: State, side: Side, pick: Any) -> Acti
     return plain[0] if plain else actions[0]
 
 
+def _see_hand(state: State, side: Side, rng: random.Random) -> State:
+    """The play-out world of ``seer``: the other hand as it truly is; the deck orders (and so
+    the cards to be drawn and every challenge card) dealt at random, the dice fresh."""
+    from app.engines.base_on_board.policy import determinise
+
+    return determinise(state, side, rng, their_hand=True)
+
+
+def _see_all(state: State, side: Side, rng: random.Random) -> State:
+    """The play-out world of ``oracle``: the position as it truly is, the other hand and
+    every deck order included (the cards to be drawn, every challenge card); only the dice
+    are fresh."""
+    return state.clone()
+
+
 REFERENCE_PLAYERS: dict[str, Any] = {"eager": _eager_player, "passive": _passive_player}
-"""Not computer levels: yardsticks for how much the cards and the judgement are worth."""
-PLAYERS: tuple[str, ...] = ("easy", "normal", "hard", "eager", "passive")
+"""Not computer levels: yardsticks for how much the cards and the judgement are worth. The
+other two are ``hard`` with a cheat (see ``match``): ``seer`` sees the other side's hand, which
+bounds what reading it, by any inference at all, could add to the search; ``oracle`` also sees
+every deck's order, which no player can know, and shows what the search does with
+information when there is some."""
+PLAYERS: tuple[str, ...] = ("easy", "normal", "hard", "eager", "passive", "seer", "oracle")
 
 
 def _timed_hard(think_ms: int, budget: int) -> Any:
@@ -212,7 +231,11 @@ def match(
         if level not in PLAYERS:
             raise ValueError(f"unknown policy {level!r}; expected one of {PLAYERS}")
     hard = _Timed(make_hard(budget) if think_ms is None else _timed_hard(think_ms, budget))
-    policies: dict[str, Any] = {**POLICIES, **REFERENCE_PLAYERS, "hard": hard}
+    seer = _Timed(make_hard(budget, deal=_see_hand))
+    oracle = _Timed(make_hard(budget, deal=_see_all))
+    policies: dict[str, Any] = {
+        **POLICIES, **REFERENCE_PLAYERS, "hard": hard, "seer": seer, "oracle": oracle,
+    }
     engine = Engine(SeededDice(seed))
     picks = [random.Random(seed * 2 + 1).randrange, random.Random(seed * 2 + 2).randrange]
     options = {"tier": tier, "innings": innings, "fast_play": True}
@@ -274,8 +297,13 @@ def match(
         },
         "runs_per_game": round(runs / games, 3) if games else 0.0,
         "seconds": round(elapsed, 1),
-        "hard_decisions": {
-            "count": hard.decisions,
-            "mean_ms": round(1000 * hard.seconds / hard.decisions, 1) if hard.decisions else None,
+        **{
+            f"{name}_decisions": {
+                "count": timed.decisions,
+                "mean_ms": round(1000 * timed.seconds / timed.decisions, 1)
+                if timed.decisions else None,
+            }
+            for name, timed in (("hard", hard), ("seer", seer), ("oracle", oracle))
+            if name == "hard" or timed.decisions
         },
     }

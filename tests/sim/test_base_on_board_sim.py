@@ -95,3 +95,12 @@ def test_the_yardsticks_play_whole_matches() -> None:
     assert result["first"]["wins"] + result["second"]["wins"] + result["ties"] == 12
     with pytest.raises(ValueError):
         match("grandmaster", "easy", games=1, seed=1)
+
+
+def test_the_cheating_yardsticks_play_and_report_their_decisions() -> None:
+    from app.sim.base_on_board import match
+
+    result = match("oracle", "seer", games=2, seed=5, tier="pro", innings=3, budget=6)
+    assert result["first"]["wins"] + result["second"]["wins"] + result["ties"] == 2
+    assert result["oracle_decisions"]["count"] > 0 and result["seer_decisions"]["count"] > 0
+    assert result["hard_decisions"] == {"count": 0, "mean_ms": None}

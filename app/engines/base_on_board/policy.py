@@ -76,6 +76,9 @@ MIN_ROUNDS: Final = 8
 paired test nothing to stand on)."""
 
 StopCheck = Callable[[], bool]
+Deal = Callable[[State, Side, random.Random], State]
+"""How a play-out's world is dealt from the position: :func:`determinise` for the levels
+(only what the side has seen); a bench yardstick may deal otherwise."""
 """Asked between rounds of play-outs: ``True`` when the decision should stop thinking. The
 server builds it from its clock and the room's ``think_ms``; engines have no clock."""
 
@@ -415,16 +418,23 @@ def holds_probability(state: State, side: Side, code: str) -> float:
     return 1.0 - math.comb(total - copies, hand) / math.comb(total, hand)
 
 
-def determinise(state: State, side: Side, rng: random.Random) -> State:
+def determinise(
+    state: State, side: Side, rng: random.Random, their_hand: bool = False
+) -> State:
     """A copy of ``state`` whose hidden cards (the other hand, every deck and discard order)
-    are dealt at random from what ``side`` has not seen, with the sizes ``side`` sees."""
+    are dealt at random from what ``side`` has not seen, with the sizes ``side`` sees. With
+    ``their_hand`` the other hand is kept as it truly is and only the orders are dealt: a
+    bench yardstick's cheat, never a level's."""
     new = state.clone()
     other = new.defense if side == new.offense else new.offense
     for deck in ("offense", "defense"):
         pool = _unseen(new, side, deck)
-        rng.shuffle(pool)
         holder = new.offense if deck == "offense" else new.defense
-        if holder == other:
+        if their_hand and holder == other:
+            for code in new.hands[other]:
+                pool.remove(code)
+        rng.shuffle(pool)
+        if holder == other and not their_hand:
             size = len(new.hands[other])
             new.hands[other] = pool[:size]
             pool = pool[size:]
@@ -986,6 +996,7 @@ def _play_out(engine: Engine, state: State, side: Side) -> float:
 def hard_samples(
     engine: Engine, state: State, side: Side, actions: list[Action], pick: Pick,
     budget: int = DEFAULT_BUDGET, enough: StopCheck | None = None,
+    deal: Deal | None = None,
 ) -> list[list[float]]:
     """Play-out values: one row per determinisation, one column per action, every column of a
     row met with the same cards and dice. Rows are played until there are
@@ -1001,7 +1012,7 @@ def hard_samples(
     for done in range(rounds):
         if enough is not None and done >= MIN_ROUNDS and enough():
             break
-        world = determinise(state, side, rng)
+        world = (deal or determinise)(state, side, rng)
         seed = rng.getrandbits(64)
         row = []
         for action, cost in zip(actions, costs, strict=True):
@@ -1066,16 +1077,17 @@ def choose_normal(engine: Engine, state: State, side: Side, pick: Pick) -> Actio
 
 
 def make_hard(
-    budget: int = DEFAULT_BUDGET, enough: StopCheck | None = None
+    budget: int = DEFAULT_BUDGET, enough: StopCheck | None = None, deal: Deal | None = None,
 ) -> Callable[[Engine, State, Side, Pick], Action]:
     """A ``hard`` player with at most ``budget`` play-outs per decision, stopping sooner when
-    ``enough()`` says so (see :func:`hard_samples`)."""
+    ``enough()`` says so (see :func:`hard_samples`); ``deal`` is for bench yardsticks only
+    (the levels always determinise)."""
 
     def choose_hard(engine: Engine, state: State, side: Side, pick: Pick) -> Action:
         actions = _legal(engine, state, side)
         if len(actions) == 1:
             return actions[0]
-        rows = hard_samples(engine, state, side, actions, pick, budget, enough)
+        rows = hard_samples(engine, state, side, actions, pick, budget, enough, deal)
         preferred = actions.index(_normal_choice(engine, state, side, actions))
         return actions[_override(rows, preferred)]
 

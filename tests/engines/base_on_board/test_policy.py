@@ -142,6 +142,26 @@ def test_determinisation_keeps_what_the_side_sees() -> None:
         assert len(world.hands[other]) == len(state.hands[other])
 
 
+def test_a_yardstick_may_keep_the_other_hand_and_deal_only_the_orders() -> None:
+    dealt_anew = guessed = 0
+    for state, side in _states(seed=9, tier="pro")[::7]:
+        other = state.defense if side == state.offense else state.offense
+        world = determinise(state, side, random.Random(3), their_hand=True)
+        assert world.hands == state.hands
+        held = [state.play["held"]] if state.play.get("held") else []
+        for deck, offense in (("offense", True), ("defense", False)):
+            holder = state.offense if offense else state.defense
+            cards = world.decks[deck] + world.discards[deck] + world.hands[holder] + (
+                held if offense else []
+            )
+            assert Counter(cards) == Counter(deck_for(state.options.tier, offense))
+            assert len(world.decks[deck]) == len(state.decks[deck])
+        dealt_anew += world.decks != state.decks
+        guessed += determinise(state, side, random.Random(3)).hands[other] != state.hands[other]
+    assert dealt_anew  # the deck orders are dealt, not copied
+    assert guessed  # while a level's deal does not know the other hand
+
+
 def test_the_odds_that_the_other_side_holds_a_card() -> None:
     engine = Engine(SeededDice(3))
     state = engine.new_game({"tier": "pro", "innings": 3})
