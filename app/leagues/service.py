@@ -114,7 +114,11 @@ async def enter(
     db: AsyncSession, league: League, account: Account, club_id: str | None
 ) -> LeagueEntrant:
     """A club's owner enters the club (club league); a player enters themself (player
-    league); only while the league is forming."""
+    league); only while the league is forming.
+
+    Entries at once must not overrun the cap nor slip in beside the start: the caller holds
+    the league's row lock (PostgreSQL), and the cap and the status are checked again after
+    the insert, when on SQLite the insert holds the database's one write lock."""
     _signed_up(account, "enter leagues")
     if league.status != "forming":
         raise ApiError("league_started", "the season has started: entries are closed", 409)
@@ -136,10 +140,6 @@ async def enter(
     if await db.scalar(select(LeagueEntrant.id).where(
             LeagueEntrant.league_id == league.id, taken)) is not None:
         raise ApiError("already_entered", "already in this league", 409)
-    count = await db.scalar(
-        select(func.count()).where(LeagueEntrant.league_id == league.id))
-    if (count or 0) >= MAX_ENTRANTS:
-        raise ApiError("league_full", f"a league has at most {MAX_ENTRANTS} entrants", 409)
     entrant = LeagueEntrant(
         league_id=league.id, club_id=club_id if league.entrant_type == "club" else None,
         account_id=account.id if league.entrant_type == "player" else None, joined_at=utcnow())
@@ -148,6 +148,12 @@ async def enter(
         await db.flush()
     except IntegrityError:
         raise ApiError("already_entered", "already in this league", 409) from None
+    if await db.scalar(select(League.status).where(League.id == league.id)) != "forming":
+        raise ApiError("league_started", "the season has started: entries are closed", 409)
+    count = await db.scalar(
+        select(func.count()).where(LeagueEntrant.league_id == league.id))
+    if (count or 0) > MAX_ENTRANTS:  # the caller's session rolls the insert back
+        raise ApiError("league_full", f"a league has at most {MAX_ENTRANTS} entrants", 409)
     return entrant
 
 
@@ -187,18 +193,21 @@ async def start_season(
         raise ApiError("not_creator", "only the league's creator may start it", 403)
     if league.status != "forming":
         raise ApiError("league_started", "the season has already started", 409)
+    now = now or utcnow()
+    # The status is set before the field is read: on SQLite this write takes the database's
+    # write lock, so an entry is either committed before the read or refused after it
+    # (:func:`enter` checks the status again after its insert).
+    won = await db.execute(
+        update(League).where(League.id == league.id, League.status == "forming")
+        .values(status="season", started_at=now).execution_options(synchronize_session=False))
+    if won.rowcount != 1:  # type: ignore[attr-defined]
+        raise ApiError("league_started", "the season has already started", 409)
     field = await entrants(db, league.id)
     if len(field) < 2:
         raise ApiError("too_few_entrants", "a season needs at least two entrants", 409)
     if league.knockout > len(field):
         raise ApiError("too_few_entrants", f"a knock-out of {league.knockout} needs as many "
                        "entrants", 409)
-    now = now or utcnow()
-    won = await db.execute(
-        update(League).where(League.id == league.id, League.status == "forming")
-        .values(status="season", started_at=now).execution_options(synchronize_session=False))
-    if won.rowcount != 1:  # type: ignore[attr-defined]
-        raise ApiError("league_started", "the season has already started", 409)
     league.status, league.started_at = "season", now
     hours = timedelta(hours=league.deadline_hours)
     games = []

@@ -84,7 +84,7 @@ async def enter(league_id: str, body: EnterRequest, db: Db, account: CurrentAcco
                 ) -> LeagueOut:
     """Enter your club (club league, owners only: 403 ``not_club_owner``) or yourself
     (player league), while the league is forming (409 ``league_started``)."""
-    league = await service.get_league(db, league_id)
+    league = await service.get_league(db, league_id, for_update=True)
     await service.enter(db, league, account, body.club_id)
     await db.commit()
     return await league_out(db, league, account)

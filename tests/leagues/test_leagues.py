@@ -3,6 +3,7 @@ by the game-end hook, who may play where, and every refusal typed and changing n
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -269,3 +270,56 @@ async def test_a_resigned_league_game_is_recorded_as_resigned(live: LiveServer) 
             assert done["status"] == "finished" and done["champion"] == game["home"]
         finally:
             await table.close()
+
+
+async def _new_league(http: httpx.AsyncClient, creator: dict[str, Any]) -> dict[str, Any]:
+    created = await http.post("/api/leagues", headers=bearer(creator), json={
+        "name": unique("Race "), "kind": "dice-duel", "options": {"innings": 3},
+        "entrant_type": "player"})
+    assert created.status_code == 201, created.text
+    league: dict[str, Any] = created.json()
+    return league
+
+
+async def _enter(http: httpx.AsyncClient, league: dict[str, Any], who: dict[str, Any]
+                 ) -> httpx.Response:
+    return await http.post(f"/api/leagues/{league['id']}/entrants", json={},
+                           headers=bearer(who))
+
+
+async def test_entries_at_once_never_overrun_the_cap_nor_miss_the_start(live: LiveServer
+                                                                        ) -> None:
+    from app.leagues.service import MAX_ENTRANTS
+
+    async with httpx.AsyncClient(base_url=live.url, timeout=60) as http:
+        players = [await register(http) for _ in range(MAX_ENTRANTS + 4)]
+        league = await _new_league(http, players[0])
+        for player in players[:MAX_ENTRANTS - 4]:
+            assert (await _enter(http, league, player)).status_code == 201
+        # The last four places asked for by eight at once: four get one, four are told no.
+        last = await asyncio.gather(*(_enter(http, league, p) for p in players[-8:]))
+        assert sorted(r.status_code for r in last) == [201] * 4 + [409] * 4, [
+            r.text for r in last]
+        assert {error(r) for r in last if r.status_code == 409} == {(409, "league_full")}
+        page = (await http.get(f"/api/leagues/{league['id']}")).json()
+        assert len(page["entrants"]) == MAX_ENTRANTS
+
+        # An entry racing the start is either in the season's schedule or refused: never an
+        # entrant the round robin left out.
+        for _ in range(3):
+            league = await _new_league(http, players[0])
+            for player in players[:2]:
+                assert (await _enter(http, league, player)).status_code == 201
+            entered, started = await asyncio.gather(
+                _enter(http, league, players[-1]),
+                http.post(f"/api/leagues/{league['id']}/start", headers=bearer(players[0])))
+            assert started.status_code == 200, started.text
+            assert entered.status_code in (201, 409), entered.text
+            if entered.status_code == 409:
+                assert error(entered) == (409, "league_started")
+            page = (await http.get(f"/api/leagues/{league['id']}")).json()
+            ids = {int(e["id"]) for e in page["entrants"]}
+            assert len(ids) == (3 if entered.status_code == 201 else 2)
+            games = await schedule(http, league["id"])
+            playing = {g[k] for g in games for k in ("home", "away")}
+            assert playing == ids, (playing, ids)
