@@ -149,6 +149,8 @@ ROWS: dict[tuple[str, str], Row] = {
     ("GET", "/api/leagues/{league_id}"): Row((200, 200, 200, 200, 200, (401, "bad_token"))),
     ("POST", "/api/leagues/{league_id}/entrants"): Row(signed_in((403, "guest")),
                                                        body=lambda w: {}),
+    ("DELETE", "/api/leagues/{league_id}/entrants/{entrant_id}"): Row(  # the league has none
+        signed_in((404, "not_found"))),
     ("POST", "/api/leagues/{league_id}/start"): Row(signed_in((403, "not_creator"))),
     ("GET", "/api/leagues/{league_id}/schedule"): Row(
         (200, 200, 200, 200, 200, (401, "bad_token"))),
@@ -271,7 +273,7 @@ async def make_world(url: str) -> World:
 def _path(template: str, world: World) -> str:
     return (template.replace("{room_id}", world.table.room_id)
             .replace("{game_id}", world.table.game_id)
-            .replace("{league_id}", world.league_id)
+            .replace("{league_id}", world.league_id).replace("{entrant_id}", "1")
             .replace("{name}", world.member_name).replace("{game}", "base-on-board")
             .replace("{path:path}", "js/main.js")
             .replace("{ref}", world.club).replace("{code}", world.club)

@@ -157,6 +157,26 @@ async def enter(
     return entrant
 
 
+async def withdraw(db: AsyncSession, league: League, account: Account, entrant_id: int
+                   ) -> None:
+    """An entrant leaves while the league is forming: a player takes themself out, a club's
+    owner the club. After the start the schedule is fixed, so an absent entrant's games are
+    forfeits by the deadline rules instead."""
+    entrant = await db.get(LeagueEntrant, entrant_id)
+    if entrant is None or entrant.league_id != league.id:
+        raise ApiError("not_found", "no such entrant in this league", 404)
+    if entrant.club_id is not None:
+        member = await db.get(ClubMember, (entrant.club_id, account.id))
+        if member is None or member.role != "owner":
+            raise ApiError("not_club_owner", "only the club's owner may withdraw it", 403)
+    elif entrant.account_id != account.id:
+        raise ApiError("not_entrant", "only the player may withdraw themself", 403)
+    if league.status != "forming":
+        raise ApiError("league_started", "the season has started: the field is fixed", 409)
+    await db.delete(entrant)
+    await db.flush()
+
+
 async def entrants(db: AsyncSession, league_id: str) -> list[Entrant]:
     """The league's entrants in entry order, with their display names."""
     rows = (await db.execute(

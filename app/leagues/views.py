@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import Account
@@ -86,6 +86,19 @@ async def enter(league_id: str, body: EnterRequest, db: Db, account: CurrentAcco
     (player league), while the league is forming (409 ``league_started``)."""
     league = await service.get_league(db, league_id, for_update=True)
     await service.enter(db, league, account, body.club_id)
+    await db.commit()
+    return await league_out(db, league, account)
+
+
+@router.delete("/{league_id}/entrants/{entrant_id}", response_model=LeagueOut)
+async def withdraw(
+    league_id: str, db: Db, account: CurrentAccount,
+    entrant_id: int = Path(ge=1, le=2**31 - 1),
+) -> LeagueOut:
+    """Withdraw an entrant while the league is forming (409 ``league_started``): yourself
+    (403 ``not_entrant`` for another player) or a club you own (403 ``not_club_owner``)."""
+    league = await service.get_league(db, league_id, for_update=True)
+    await service.withdraw(db, league, account, entrant_id)
     await db.commit()
     return await league_out(db, league, account)
 

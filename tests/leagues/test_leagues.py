@@ -218,6 +218,17 @@ async def test_a_club_league_is_entered_by_owners_and_played_by_members(live: Li
             entered = await http.post(entrants, json={"club_id": club_id},
                                       headers=bearer(owner))
             assert entered.status_code == 201, entered.text
+        # A club is withdrawn by its owner only (and entered again).
+        second = entered.json()["entrants"][1]["id"]
+        assert error(await http.delete(f"{entrants}/{second}", headers=bearer(member))) == (
+            403, "not_club_owner")
+        assert error(await http.delete(f"{entrants}/{second}", headers=bearer(owners[0]))) == (
+            403, "not_club_owner")
+        out = await http.delete(f"{entrants}/{second}", headers=bearer(owners[1]))
+        assert out.status_code == 200, out.text
+        assert [e["club_id"] for e in out.json()["entrants"]] == [clubs[0]]
+        again = await http.post(entrants, json={"club_id": clubs[1]}, headers=bearer(owners[1]))
+        assert again.status_code == 201, again.text
         league = (await http.post(f"/api/leagues/{league_id}/start",
                                   headers=bearer(owners[0]))).json()
         assert league["mine"] == [league["entrants"][0]["id"]]  # the owner plays for its club
@@ -323,3 +334,44 @@ async def test_entries_at_once_never_overrun_the_cap_nor_miss_the_start(live: Li
             games = await schedule(http, league["id"])
             playing = {g[k] for g in games for k in ("home", "away")}
             assert playing == ids, (playing, ids)
+
+
+async def test_an_entrant_withdraws_while_forming_and_only_itself(live: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
+        creator, other, third = [await register(http) for _ in range(3)]
+        league = await _new_league(http, creator)
+        for player in (creator, other, third):
+            assert (await _enter(http, league, player)).status_code == 201
+        page = (await http.get(f"/api/leagues/{league['id']}")).json()
+        ids = {e["account_id"]: int(e["id"]) for e in page["entrants"]}
+        base = f"/api/leagues/{league['id']}/entrants"
+        mine, theirs = ids[third["account"]["id"]], ids[other["account"]["id"]]
+        before = _counts(live.database_url)
+        for path, headers, expected in (
+            (f"{base}/{theirs}", bearer(third), (403, "not_entrant")),
+            (f"{base}/{mine}", {}, (401, "auth_required")),
+            (f"{base}/999999", bearer(third), (404, "not_found")),
+            (f"{base}/{2**40}", bearer(third), (422, "invalid_request")),
+            (f"{base}/0", bearer(third), (422, "invalid_request")),
+            (f"/api/leagues/nope/entrants/{mine}", bearer(third), (404, "not_found")),
+        ):
+            assert error(await http.delete(path, headers=headers)) == expected, path
+        assert _counts(live.database_url) == before
+        # An entrant of another league is not this league's.
+        elsewhere = await _new_league(http, other)
+        assert error(await http.delete(f"/api/leagues/{elsewhere['id']}/entrants/{mine}",
+                                       headers=bearer(third))) == (404, "not_found")
+
+        left = await http.delete(f"{base}/{mine}", headers=bearer(third))
+        assert left.status_code == 200, left.text
+        assert {e["account_id"] for e in left.json()["entrants"]} == {
+            creator["account"]["id"], other["account"]["id"]}
+        assert left.json()["mine"] == []
+        # Back in again, then the season starts: the field is fixed.
+        assert (await _enter(http, league, third)).status_code == 201
+        started = await http.post(f"/api/leagues/{league['id']}/start", headers=bearer(creator))
+        assert started.status_code == 200, started.text
+        again = {e["account_id"]: int(e["id"]) for e in started.json()["entrants"]}
+        assert error(await http.delete(f"{base}/{again[third['account']['id']]}",
+                                       headers=bearer(third))) == (409, "league_started")
+        assert len((await http.get(f"/api/leagues/{league['id']}")).json()["entrants"]) == 3

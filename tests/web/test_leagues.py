@@ -43,6 +43,14 @@ def test_a_league_from_creation_to_its_first_game(open_page: Any) -> None:
     phone.click("#lg-enter")
     phone.wait_for_function(
         "document.querySelectorAll('#lg-standings tr[data-entrant]').length == 2")
+    # Until the start an entry can be taken back, and made again.
+    assert phone.text_content("#lg-withdraw") == "리그 참가 취소"
+    phone.click("#lg-withdraw")
+    phone.wait_for_selector("#lg-enter")
+    assert phone.locator("#lg-standings tr[data-entrant]").count() == 1
+    phone.click("#lg-enter")
+    phone.wait_for_function(
+        "document.querySelectorAll('#lg-standings tr[data-entrant]').length == 2")
     assert phone.locator("#lg-start").count() == 0  # only the creator starts the season
 
     creator.reload()

@@ -1,7 +1,7 @@
 // Leagues: the list and a form to create one (/leagues), and a league's page (/leagues/{id}):
 // its entrants, the season's standings, the schedule with a "play" link for the signed-in
 // player's open games and a box score link for every game played, and the leaders.
-import { get, post, session } from "../api.js";
+import { del, get, post, session } from "../api.js";
 import { clear, h } from "../dom.js";
 import { describe, showError } from "../errors.js";
 import { lang, t } from "../i18n.js";
@@ -150,14 +150,15 @@ export function leaguePage(app, id) {
   app.append(body);
   const base = `/api/leagues/${encodeURIComponent(id)}`;
 
-  async function act(path, payload) {
+  async function act(path, payload, method = post) {
     try {
-      await post(`${base}${path}`, payload);
+      await method(`${base}${path}`, payload);
       await load();
     } catch (e) {
       showError(e);
     }
   }
+  const withdraw = (entrant) => act(`/entrants/${entrant}`, undefined, del);
 
   async function load() {
     body.setAttribute("aria-busy", "true");
@@ -172,7 +173,14 @@ export function leaguePage(app, id) {
       if (league.status === "forming" && me) {
         if (league.entrant_type === "player" && !league.mine.length) {
           actions.push(h("button", { type: "button", class: "primary", id: "lg-enter", onclick: () => act("/entrants", {}) }, t("lg.enter_self")));
+        } else if (league.entrant_type === "player") {
+          // Until the start an entry can be taken back (and made again).
+          actions.push(h("button", { type: "button", class: "secondary", id: "lg-withdraw", onclick: () => withdraw(league.mine[0]) }, t("lg.withdraw")));
         } else if (league.entrant_type === "club") {
+          const owner = new Set(myClubs.filter((c) => c.role === "owner").map((c) => c.id));
+          for (const e of league.entrants.filter((x) => owner.has(x.club_id))) {
+            actions.push(h("button", { type: "button", class: "secondary", "data-withdraw": e.id, onclick: () => withdraw(e.id) }, t("lg.withdraw_club", { name: e.name })));
+          }
           // The clubs I own that are not in yet: only an owner enters a club.
           const entered = new Set(league.entrants.map((e) => e.club_id));
           const owned = myClubs.filter((c) => c.role === "owner" && !entered.has(c.id));
@@ -181,7 +189,7 @@ export function leaguePage(app, id) {
               owned.map((c) => h("option", { value: c.id, translate: "no" }, `${c.name} (${c.code})`)));
             actions.push(h("form", { class: "inline", id: "lg-enter-club", onsubmit: (e) => { e.preventDefault(); act("/entrants", { club_id: club.value }); } },
               h("label", { for: "lg-club" }, t("lg.your_club")), club, h("button", { type: "submit", id: "lg-enter-club-submit" }, t("lg.enter_club"))));
-          } else {
+          } else if (!owner.size) {
             actions.push(h("p", { class: "hint", id: "lg-no-club" }, t("lg.no_owned_club"), " ",
               h("a", { href: "/clubs", "data-link": true }, t("lg.to_clubs"))));
           }
