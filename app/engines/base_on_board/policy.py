@@ -76,11 +76,11 @@ MIN_ROUNDS: Final = 8
 paired test nothing to stand on)."""
 
 StopCheck = Callable[[], bool]
+"""Asked between rounds of play-outs: ``True`` when the decision should stop thinking. The
+server builds it from its clock and the room's ``think_ms``; engines have no clock."""
 Deal = Callable[[State, Side, random.Random], State]
 """How a play-out's world is dealt from the position: :func:`determinise` for the levels
 (only what the side has seen); a bench yardstick may deal otherwise."""
-"""Asked between rounds of play-outs: ``True`` when the decision should stop thinking. The
-server builds it from its clock and the room's ``think_ms``; engines have no clock."""
 
 _RUNS: Final = 16  # run distributions cover 0..15; the last bucket holds "15 or more"
 _SPAN: Final = 40  # future halves: runs 0..40 per side
