@@ -73,10 +73,11 @@ def test_bob_bots_rejects_a_bad_think_time(capsys: pytest.CaptureFixture[str]) -
 
 
 async def test_run_bots_stops_every_table_after_the_duration(live: LiveServer) -> None:
-    # Thinking bots that cannot finish a game in half a second: every table is stopped where
-    # it is, not failed, and what was measured until then is kept.
+    # Thinking bots that cannot finish a game in 1.5 seconds (a dice duel of 3 innings takes
+    # tens of moves at 0.2-0.3 s each): every table is stopped where it is, not failed, and
+    # what was measured until then is kept. (At 0.5 s a loaded machine sent no command.)
     result = await run_bots(live.url, "dice-duel", 2, 1, 2, 40, {"innings": 3},
-                            think=(0.05, 0.1), include_samples=True, duration=0.5)
+                            think=(0.2, 0.3), include_samples=True, duration=1.5)
     assert result["failures"] == [], result["failures"]
     assert result["finished"] == 0 and result["stopped"] == 2 and result["not_started"] == 0
     assert result["commands"] > 0

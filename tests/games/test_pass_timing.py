@@ -99,11 +99,14 @@ async def test_hand_and_automatic_passes_arrive_alike(live: LiveServer) -> None:
         if len(by_hand) >= WANTED and len(by_server) >= WANTED:
             break
     assert len(by_hand) >= WANTED and len(by_server) >= WANTED, (len(by_hand), len(by_server))
-    # No pass shows before most of the shortest pause (0.75 of auto_pass_ms): a pass applied
-    # at once arrives within a few milliseconds. The margin is the difference between the two
-    # frames' trips to the watcher, which a loaded machine stretches by tens of milliseconds.
+    # Hardly a pass shows before most of the shortest pause (0.75 of auto_pass_ms): a pass
+    # applied at once arrives within a few milliseconds, so a leak puts nearly every hand pass
+    # below the line. The margin is the difference between the two frames' trips to the
+    # watcher, which a loaded machine stretches by tens of milliseconds, and now and then
+    # (one frame held up behind the rest) by more: one pass in ten may fall below it.
     low = 0.5 * 0.75 * AUTO_PASS_MS / 1000
-    assert min(by_hand) >= low and min(by_server) >= low, (min(by_hand), min(by_server))
+    for pauses in (by_hand, by_server):
+        assert sum(p < low for p in pauses) <= len(pauses) // 10, sorted(pauses)
     # Same distribution: a two-sample KS test far from rejecting (alpha 0.001, c = 1.95).
     n, m = len(by_hand), len(by_server)
     critical = 1.95 * math.sqrt((n + m) / (n * m))
