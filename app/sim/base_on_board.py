@@ -222,8 +222,8 @@ def match(
     Win rates are over decisive games (ties are reported and left out); the interval is
     Wilson's 95% and the p-value the exact two-sided binomial test against 1/2. ``hard`` plays
     ``budget`` play-outs a decision, or with ``think_ms`` stops by the clock as on the server
-    (capped by ``budget``). ``hard_decisions`` counts hard's decisions with more than one legal
-    action and the mean time they took.
+    (capped by ``budget``). ``hard_decisions`` (and ``seer_``, ``oracle_decisions``) count
+    that player's decisions with more than one legal action and the mean time they took.
     """
     from app.engines.base_on_board.policy import POLICIES, make_hard
 
@@ -304,6 +304,5 @@ def match(
                 if timed.decisions else None,
             }
             for name, timed in (("hard", hard), ("seer", seer), ("oracle", oracle))
-            if name == "hard" or timed.decisions
         },
     }

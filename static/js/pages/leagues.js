@@ -183,7 +183,7 @@ export function leaguePage(app, id) {
           }
           // The clubs I own that are not in yet: only an owner enters a club.
           const entered = new Set(league.entrants.map((e) => e.club_id));
-          const owned = myClubs.filter((c) => c.role === "owner" && !entered.has(c.id));
+          const owned = myClubs.filter((c) => owner.has(c.id) && !entered.has(c.id));
           if (owned.length) {
             const club = h("select", { id: "lg-club", name: "club_id" },
               owned.map((c) => h("option", { value: c.id, translate: "no" }, `${c.name} (${c.code})`)));

@@ -124,18 +124,25 @@ def test_hidden_cards_do_not_change_the_choice() -> None:
     assert checked > 100 and changed > 30
 
 
+def _assert_whole_decks(state: State, world: State) -> None:
+    """Each deck of ``world`` (its pile, discards, the holder's hand, a card held by RNH) is
+    the tier's whole deck, as in ``state``."""
+    held = [state.play["held"]] if state.play.get("held") else []
+    for deck, offense in (("offense", True), ("defense", False)):
+        holder = state.offense if offense else state.defense
+        cards = world.decks[deck] + world.discards[deck] + world.hands[holder] + (
+            held if offense else []
+        )
+        assert Counter(cards) == Counter(deck_for(state.options.tier, offense))
+        assert len(world.decks[deck]) == len(state.decks[deck])
+
+
 def test_determinisation_keeps_what_the_side_sees() -> None:
     for state, side in _states(seed=9, tier="pro")[::7]:
         world = determinise(state, side, random.Random(3))
         assert Engine(SeededDice(0)).view(world, side) == Engine(SeededDice(0)).view(state, side)
         other = state.defense if side == state.offense else state.offense
-        held = [state.play["held"]] if state.play.get("held") else []
-        for deck, offense in (("offense", True), ("defense", False)):
-            holder = state.offense if offense else state.defense
-            cards = world.decks[deck] + world.discards[deck] + world.hands[holder] + (
-                held if offense else []
-            )
-            assert Counter(cards) == Counter(deck_for(state.options.tier, offense))
+        _assert_whole_decks(state, world)
         assert Counter(world.decks["challenge"] + world.discards["challenge"]) == Counter(
             CHALLENGE_DECK
         )
@@ -148,14 +155,7 @@ def test_a_yardstick_may_keep_the_other_hand_and_deal_only_the_orders() -> None:
         other = state.defense if side == state.offense else state.offense
         world = determinise(state, side, random.Random(3), their_hand=True)
         assert world.hands == state.hands
-        held = [state.play["held"]] if state.play.get("held") else []
-        for deck, offense in (("offense", True), ("defense", False)):
-            holder = state.offense if offense else state.defense
-            cards = world.decks[deck] + world.discards[deck] + world.hands[holder] + (
-                held if offense else []
-            )
-            assert Counter(cards) == Counter(deck_for(state.options.tier, offense))
-            assert len(world.decks[deck]) == len(state.decks[deck])
+        _assert_whole_decks(state, world)
         dealt_anew += world.decks != state.decks
         guessed += determinise(state, side, random.Random(3)).hands[other] != state.hands[other]
     assert dealt_anew  # the deck orders are dealt, not copied
