@@ -355,19 +355,20 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--tier", choices=["lite", "lite-extended", "pro"], default="pro")
     simulate.add_argument("--innings", type=int, choices=[3, 5, 7, 9], default=9)
     simulate.add_argument("--json", action="store_true", help="one line of JSON")
-    levels = ["easy", "normal", "hard", "eager", "passive", "seer", "oracle"]
+    levels = ["easy", "normal", "hard", "eager", "passive", "uniform", "seer", "oracle"]
     simulate.add_argument(
         "--home", choices=levels, default=None,
         help="Base on Board: pit this computer level against --away (it plays home in half "
         "the games and away in the other half) and report win rates; eager (every card "
-        "whenever legal), passive (never a card), seer (hard that sees the other hand) and "
+        "whenever legal), passive (never a card), uniform (hard reading nothing from the game "
+        "so far), seer (hard that sees the other hand) and "
         "oracle (hard that also sees every deck order) are yardsticks, not levels",
     )
     simulate.add_argument("--away", choices=levels, default=None, help="see --home")
     simulate.add_argument(
         "--budget", type=int, default=200,
-        help="play-outs per hard, seer or oracle decision (with --home); with --think-ms, "
-        "hard's cap"
+        help="play-outs per hard, uniform, seer or oracle decision (with --home); with "
+        "--think-ms, hard's cap"
     )
     simulate.add_argument(
         "--think-ms", type=int, default=None,

@@ -7,11 +7,12 @@ small test engine, so the server is tested without depending on the real rule en
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.engines.interface import (
+    Action,
     ComputerPolicy,
     DiceSource,
     GameEngine,
@@ -48,13 +49,15 @@ class EngineCatalog:
         return level in (self.timed.get(kind) or {})
 
     def policy(
-        self, kind: str, level: str = "normal", enough: StopCheck | None = None
+        self, kind: str, level: str = "normal", enough: StopCheck | None = None,
+        past: Sequence[Action] = (),
     ) -> ComputerPolicy | None:
         """The player at ``level`` (or the nearest level the kind has); a level that thinks
-        for a time stops when ``enough()`` says so, when given."""
+        for a time stops when ``enough()`` says so, when given, and reads ``past`` (every
+        action applied in the game so far)."""
         timed = (self.timed.get(kind) or {}).get(level)
         if timed is not None and enough is not None:
-            return timed(enough)
+            return timed(enough, past)
         levels = self.policies.get(kind) or {}
         for name in (level, "normal", "hard", "easy"):
             if name in levels:

@@ -12,7 +12,7 @@ An action is legal exactly when it is equal to one of the dicts ``legal_actions`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Generic, Literal, Protocol, TypeVar
 
@@ -203,8 +203,9 @@ StopCheck = Callable[[], bool]
 """Asked by a thinking computer player between rounds of its search: ``True`` to stop. The
 server builds it from its clock (engines have none)."""
 
-TimedPolicy = Callable[[StopCheck], ComputerPolicy]
-"""A computer player that thinks for as long as it is given: the stop check → the player."""
+TimedPolicy = Callable[[StopCheck, Sequence[Action]], ComputerPolicy]
+"""A computer player that thinks for as long as it is given: the stop check and every action
+applied in the game so far, in order (what the player has seen happen) → the player."""
 
 
 PITCH_EVENT = "pitch"

@@ -54,7 +54,7 @@ def computer_policies(kind: str) -> dict[str, ComputerPolicy]:
 def timed_policies(kind: str) -> dict[str, TimedPolicy]:
     """The levels of ``kind`` that think for a time the server gives them (its stop check)."""
     if kind == "base-on-board":
-        from app.engines.base_on_board.policy import TIMED_POLICIES
+        from app.engines.base_on_board.reading import TIMED_POLICIES
 
         return dict(TIMED_POLICIES)
     return {}

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from app.engine_catalog import EngineCatalog
@@ -151,12 +151,14 @@ def stop_after(think_ms: int) -> StopCheck:
 
 def think(
     catalog: EngineCatalog, kind: str, level: str, think_ms: int, engine: GameEngine[Any],
-    state: Any, side: Side, pick: Pick,
+    state: Any, side: Side, pick: Pick, past: Sequence[Action] = (),
 ) -> Action | None:
     """:func:`computer_action` for the level, a thinking one given ``think_ms`` from now (run
-    in the worker thread, so the time counts from when the thinking starts)."""
+    in the worker thread, so the time counts from when the thinking starts) and ``past``,
+    the game's actions so far (:func:`game_past`)."""
     enough = stop_after(think_ms) if think_ms > 0 else None
-    return computer_action(catalog.policy(kind, level, enough), engine, state, side, pick)
+    policy = catalog.policy(kind, level, enough, past)
+    return computer_action(policy, engine, state, side, pick)
 
 
 def computer_pick(seed_hex: str, game_id: str, version: int) -> Pick:

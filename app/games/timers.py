@@ -24,7 +24,7 @@ from app.context import ServerContext
 from app.db import utcnow
 from app.engines.interface import Side, parse_side
 from app.errors import ApiError
-from app.games import service
+from app.games import service, verify
 from app.games.commands import SERVER_ACTOR, CommandRequest
 from app.games.computer import (
     COMPUTER_ACTOR,
@@ -188,21 +188,25 @@ class TimerRunner:
         """What the server does for ``side`` now: the computer's move, the automatic pass of a
         pass-only window, or the engine's timeout action."""
         if deadline.get("timer") == "computer":
+            catalog = self.ctx.catalog
+            past: list[dict[str, Any]] = []
             async with self.ctx.db.session() as db:
                 game = await db.get(Game, game_id)
-            if game is None or game.version != version or game.status != "live":
-                return None  # somebody moved first: the new version has its own deadline
-            engine, _dice = service.engine_for(self.ctx.catalog, game)
+                if game is None or game.version != version or game.status != "live":
+                    return None  # somebody moved first: the new version has its own deadline
+                think_ms = computer_think_ms(catalog, game)
+                if think_ms:  # a thinking level reads the game so far
+                    past = await verify.game_actions(db, game_id)
+            engine, _dice = service.engine_for(catalog, game)
             service.check_rules(engine, game.id, game.rules_version)
             state = engine.from_json(game.state)
             pick = computer_pick(game.seed, game.id, version)
-            catalog = self.ctx.catalog
             # In a worker thread, one at a time: a hard level plays games out for its think
             # time (counted from when the thread starts), and the loop must keep answering
             # every socket meanwhile.
             action = await self._thinking.run(
-                think, catalog, game.kind, computer_level(game), computer_think_ms(catalog, game),
-                engine, state, side, pick)
+                think, catalog, game.kind, computer_level(game), think_ms,
+                engine, state, side, pick, past)
             if action is None:
                 await self._drop_deadlines(game_id, version)
                 return None

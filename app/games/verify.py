@@ -152,6 +152,13 @@ async def applied_commands(db: AsyncSession, game_id: str) -> list[Command]:
     return applied
 
 
+async def game_actions(db: AsyncSession, game_id: str) -> list[dict[str, Any]]:
+    """The engine actions applied in the game so far, in order (what its players have seen
+    happen; a forfeit or a stand-in is no engine action)."""
+    return [dict(row.action) for row in await applied_commands(db, game_id)
+            if row.action.get("type") not in (*FORFEITS, STAND_IN)]
+
+
 async def verify_game(db: AsyncSession, catalog: EngineCatalog, game: Game) -> GameCheck:
     engine_version = catalog.make(game.kind, RecordingDice(game.seed, game.id)).rules_version
     if game.rules_version != engine_version:

@@ -175,23 +175,27 @@ def _see_all(state: State, side: Side, rng: random.Random) -> State:
 
 REFERENCE_PLAYERS: dict[str, Any] = {"eager": _eager_player, "passive": _passive_player}
 """Not computer levels: yardsticks for how much the cards and the judgement are worth. The
-other two are ``hard`` with a cheat (see ``match``): ``seer`` sees the other side's hand, which
-bounds what reading it, by any inference at all, could add to the search; ``oracle`` also sees
-every deck's order, which no player can know, and shows what the search does with
-information when there is some."""
-PLAYERS: tuple[str, ...] = ("easy", "normal", "hard", "eager", "passive", "seer", "oracle")
+other three are ``hard`` changed in how it deals (see ``match``): ``uniform`` reads nothing
+from the game so far (``hard`` before it read the other hand, and ``hard`` where no game is
+known); ``seer`` sees the other side's hand, which bounds what reading it, by any inference at
+all, could add to the search; ``oracle`` also sees every deck's order, which no player can
+know, and shows what the search does with information when there is some."""
+PLAYERS: tuple[str, ...] = (
+    "easy", "normal", "hard", "eager", "passive", "uniform", "seer", "oracle",
+)
 
 
-def _timed_hard(think_ms: int, budget: int) -> Any:
-    """``hard`` as the server runs it: each decision stops ``think_ms`` after it starts (at
-    most ``budget`` play-outs), so the result depends on the machine's speed."""
-    from app.engines.base_on_board.policy import make_hard
+def _stops(think_ms: int | None) -> Any:
+    """Each decision's stop check, ``think_ms`` after it starts, as on the server (the result
+    then depends on the machine's speed); ``None``: the budget alone decides."""
+    if think_ms is None:
+        return None
 
-    def choose(engine: Engine, state: State, side: Side, pick: Any) -> Action:
+    def stop_check() -> Any:
         until = time.monotonic() + think_ms / 1000
-        return make_hard(budget, lambda: time.monotonic() >= until)(engine, state, side, pick)
+        return lambda: time.monotonic() >= until
 
-    return choose
+    return stop_check
 
 
 class _Timed:
@@ -222,19 +226,24 @@ def match(
     Win rates are over decisive games (ties are reported and left out); the interval is
     Wilson's 95% and the p-value the exact two-sided binomial test against 1/2. ``hard`` plays
     ``budget`` play-outs a decision, or with ``think_ms`` stops by the clock as on the server
-    (capped by ``budget``). ``hard_decisions`` (and ``seer_``, ``oracle_decisions``) count
-    that player's decisions with more than one legal action and the mean time they took.
+    (capped by ``budget``); it reads the game as it goes (``ReadingHard``). ``hard_decisions``
+    (and ``uniform_``, ``seer_``, ``oracle_decisions``) count that player's decisions with more
+    than one legal action and the mean time they took.
     """
     from app.engines.base_on_board.policy import POLICIES, make_hard
+    from app.engines.base_on_board.reading import ReadingHard
 
     for level in (first, second):
         if level not in PLAYERS:
             raise ValueError(f"unknown policy {level!r}; expected one of {PLAYERS}")
-    hard = _Timed(make_hard(budget) if think_ms is None else _timed_hard(think_ms, budget))
+    reading = ReadingHard(budget, _stops(think_ms))
+    hard = _Timed(reading)
+    uniform = _Timed(make_hard(budget))
     seer = _Timed(make_hard(budget, deal=_see_hand))
     oracle = _Timed(make_hard(budget, deal=_see_all))
     policies: dict[str, Any] = {
-        **POLICIES, **REFERENCE_PLAYERS, "hard": hard, "seer": seer, "oracle": oracle,
+        **POLICIES, **REFERENCE_PLAYERS, "hard": hard, "uniform": uniform, "seer": seer,
+        "oracle": oracle,
     }
     engine = Engine(SeededDice(seed))
     picks = [random.Random(seed * 2 + 1).randrange, random.Random(seed * 2 + 2).randrange]
@@ -250,10 +259,16 @@ def match(
         seats = {first_side: 0, ("away" if first_side == "home" else "home"): 1}
         levels = (first, second)
         state = engine.new_game(options)
+        reading.new_game()
+        for seat_side, who in seats.items():
+            if levels[who] == "hard":
+                reading.seat(seat_side)  # type: ignore[arg-type]
         while state.result is None:
             side: Side = state.queue[0][0]  # type: ignore[assignment]
             who = seats[side]
             action = policies[levels[who]](engine, state, side, picks[who])
+            if reading.readings:
+                reading.observe(engine, state, side, action)
             engine.step_in_place(state, action)
         winner = state.result["winner"]
         runs += state.score["home"] + state.score["away"]
@@ -303,6 +318,7 @@ def match(
                 "mean_ms": round(1000 * timed.seconds / timed.decisions, 1)
                 if timed.decisions else None,
             }
-            for name, timed in (("hard", hard), ("seer", seer), ("oracle", oracle))
+            for name, timed in (("hard", hard), ("uniform", uniform), ("seer", seer),
+                                ("oracle", oracle))
         },
     }

@@ -55,6 +55,31 @@ async def test_a_person_plays_base_on_board_against_the_computer(
     finally:
         await database.dispose()
     assert "computer" in actors and session["account"]["id"] in actors
+    if level == "hard":
+        await _assert_the_game_reads_again(live.database_url, room["current_game_id"])
+
+
+async def _assert_the_game_reads_again(database_url: str, game_id: str) -> None:
+    """What the server's ``hard`` reads before each move, the game's applied actions replayed
+    from its seed, leads to the stored position: so its reading is never dropped for a
+    mismatch (it would fall back to reading nothing)."""
+    from app.engine_catalog import default_catalog
+    from app.engines.base_on_board.reading import read_game
+    from app.games import service, verify
+    from app.games.models import Game
+
+    database = Database(database_url)
+    try:
+        async with database.session() as db:
+            game = await db.get(Game, game_id)
+            assert game is not None
+            past = await verify.game_actions(db, game_id)
+    finally:
+        await database.dispose()
+    engine, _dice = service.engine_for(default_catalog(), game)
+    state = engine.from_json(game.state)
+    assert past and read_game(engine, state, "away", past) is not None  # type: ignore[arg-type]
+    assert read_game(engine, state, "away", past[:-1]) is None  # type: ignore[arg-type]
 
 
 async def test_the_computer_cannot_take_the_side_solo_mode_gives_a_person(
@@ -85,6 +110,31 @@ async def test_the_think_time_is_a_validated_room_option(live: LiveServer) -> No
         assert made.status_code == 201 and made.json()["computer_think_ms"] == 500
         people = await http.post("/api/rooms", headers=auth, json=body)
         assert people.status_code == 201 and people.json()["computer_think_ms"] is None
+
+
+def test_a_thinking_level_is_given_the_game_so_far() -> None:
+    """``think`` hands the kind's thinking level the game's actions with its stop check."""
+    from app.engine_catalog import EngineCatalog
+    from app.engines.base_on_board import Engine
+    from app.engines.dice import SeededDice
+    from app.engines.registry import make_engine
+    from app.games.computer import think
+
+    given: list[tuple[bool, list[dict[str, Any]]]] = []
+
+    def timed(enough: Any, past: Any) -> Any:
+        given.append((enough(), list(past)))
+        return lambda engine, state, side, pick: engine.legal_actions(state, side)[-1]
+
+    catalog = EngineCatalog({KIND: lambda dice: make_engine(KIND, dice)},
+                            timed={KIND: {"hard": timed}})
+    engine = Engine(SeededDice(1))
+    state = engine.new_game({"innings": 3})
+    side = state.queue[0][0]
+    past = [{"side": "away", "type": "pass"}]
+    action = think(catalog, KIND, "hard", 60_000, engine, state, side, lambda n: 0, past)
+    assert action == engine.legal_actions(state, side)[-1]
+    assert given == [(False, past)]
 
 
 def test_thinking_is_inside_the_pause_and_old_seats_get_the_default() -> None:

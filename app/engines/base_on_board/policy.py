@@ -20,7 +20,9 @@ holds all three levels to it).
   good.
 * **hard**: determinised Monte-Carlo. For each of ``budget`` play-outs (split evenly among the
   candidate actions) it deals the cards this side cannot see at random (the other hand, the
-  deck orders, consistent with the sizes it sees), rolls fresh dice, and plays every candidate
+  deck orders, consistent with the sizes it sees; as the server and the simulator play it,
+  also with what the side has seen over the game, :mod:`app.engines.base_on_board.reading`),
+  rolls fresh dice, and plays every candidate
   with the same cards and dice (common random numbers) to the end of the current half-inning
   with ``normal`` on both sides; the position there (hands are thrown away at the end of a
   half) is scored by the halves still to come, each a draw from the tier's measured runs per
@@ -29,8 +31,8 @@ holds all three levels to it).
   standard errors). What stops it is
   injected, since engines have no clock: a play-out count (``make_hard(budget)``, what the
   simulator uses) and optionally a stop check ``enough()`` asked between rounds, once
-  ``MIN_ROUNDS`` are played (``timed_hard(enough)``: the server builds it from its clock and
-  the room's ``think_ms``).
+  ``MIN_ROUNDS`` are played (``reading.reading_hard(enough, past)``: the server builds it
+  from its clock and the room's ``think_ms``).
 
 Win probability (the ``normal`` score): the runs a side still scores in a
 half-inning are taken from the game's own dice with no cards played. ``_pa_events`` gives the
@@ -69,8 +71,8 @@ DEFAULT_BUDGET: Final = 200
 """Play-outs per ``hard`` decision when nothing else stops it (about 0.1 s on one core of the
 benchmark machine)."""
 TIMED_BUDGET: Final = 50_000
-"""The play-out cap of a ``hard`` decision stopped by the server's clock (:func:`timed_hard`):
-far more than any think time allows, so the clock is what stops it."""
+"""The play-out cap of a ``hard`` decision stopped by the server's clock
+(``reading.reading_hard``): far more than any think time allows, so the clock stops it."""
 MIN_ROUNDS: Final = 8
 """Determinisations ``hard`` always plays before it asks whether to stop (fewer leave the
 paired test nothing to stand on)."""
@@ -1095,18 +1097,8 @@ def make_hard(
 
 
 choose_hard = make_hard()
-
-
-def timed_hard(enough: StopCheck) -> Callable[[Engine, State, Side, Pick], Action]:
-    """``hard`` stopped by ``enough`` (the server's clock) rather than a play-out count."""
-    return make_hard(TIMED_BUDGET, enough)
-
-
-TIMED_POLICIES: Final[dict[str, Callable[[StopCheck], Callable[[Engine, State, Side, Pick],
-                                                                 Action]]]] = {
-    "hard": timed_hard,
-}
-"""The levels that think for as long as they are given: level -> (stop check -> player)."""
+"""``hard`` with nothing to read but the position (the server's and the simulator's ``hard``
+also read the game so far: :mod:`app.engines.base_on_board.reading`)."""
 
 POLICIES: Final[dict[str, Callable[[Engine, State, Side, Pick], Action]]] = {
     "easy": choose_easy,

@@ -15,7 +15,6 @@ from app.engines.base_on_board.policy import (
     LEVELS,
     MIN_ROUNDS,
     POLICIES,
-    TIMED_POLICIES,
     choose_action,
     determinise,
     expected_runs,
@@ -24,9 +23,9 @@ from app.engines.base_on_board.policy import (
     leaf_value,
     make_hard,
     state_value,
-    timed_hard,
     win_probability,
 )
+from app.engines.base_on_board.reading import TIMED_POLICIES, reading_hard
 from app.engines.dice import SeededDice
 from app.engines.interface import Action, IllegalAction, Side
 from app.engines.registry import computer_policies
@@ -278,7 +277,7 @@ def test_hard_stops_when_the_stop_check_says_so() -> None:
     rows = hard_samples(engine, state, side, actions, _pick(1), budget, enough_after(99))
     assert len(rows) == MIN_ROUNDS + 2 and calls == 2  # the budget still caps it
     calls = 0
-    chosen = timed_hard(enough_after(2))(engine, state, side, _pick(1))
+    chosen = reading_hard(enough_after(2), ())(engine, state, side, _pick(1))
     assert chosen in actions and calls == 3
     assert set(TIMED_POLICIES) == {"hard"}
 
