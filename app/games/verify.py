@@ -155,8 +155,13 @@ async def applied_commands(db: AsyncSession, game_id: str) -> list[Command]:
 async def game_actions(db: AsyncSession, game_id: str) -> list[dict[str, Any]]:
     """The engine actions applied in the game so far, in order (what its players have seen
     happen; a forfeit or a stand-in is no engine action)."""
-    return [dict(row.action) for row in await applied_commands(db, game_id)
-            if row.action.get("type") not in (*FORFEITS, STAND_IN)]
+    rows = (await db.execute(
+        select(Command.action, Command.response).where(Command.game_id == game_id))).all()
+    applied = [(int(response.get("first_seq") or 0), action) for action, response in rows
+               if response.get("result") == "applied"
+               and action.get("type") not in (*FORFEITS, STAND_IN)]
+    applied.sort(key=lambda row: row[0])
+    return [dict(action) for _, action in applied]
 
 
 async def verify_game(db: AsyncSession, catalog: EngineCatalog, game: Game) -> GameCheck:
