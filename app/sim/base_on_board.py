@@ -23,6 +23,7 @@ from app.engines.base_on_board.data import (
     OFFENSE_CODES,
     PITCH_DIE,
 )
+from app.engines.base_on_board.windows import Choice
 from app.engines.dice import SeededDice
 from app.engines.interface import PITCH_EVENT, Action, Side
 
@@ -41,6 +42,7 @@ def play_game(engine: Engine, state: State, rng: random.Random, tally: Tally) ->
     """One game in place by the eager policy, with no events built (``fast.play``)."""
 
     choice = rng.choice
+    bits = rng.getrandbits
 
     def choose(engine: Engine, state: State, side: Side, actions: list[Action]) -> Action:
         eager = []  # ``eager_choice``, inline
@@ -49,7 +51,17 @@ def play_game(engine: Engine, state: State, rng: random.Random, tally: Tally) ->
                 eager.append(action)
         return choice(eager) if eager else actions[0]
 
-    return fast.play(engine, state, choose, tally, pick=choice)
+    def pick(plays: list[tuple[str, Choice]]) -> tuple[str, Choice]:
+        # ``rng.choice(plays)`` without its two calls: the same bits drawn the same way
+        # (``Random._randbelow``), once per card decision of every game.
+        n = len(plays)
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return plays[r]
+
+    return fast.play(engine, state, choose, tally, pick=pick)
 
 
 def play_game_with_events(

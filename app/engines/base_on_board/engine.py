@@ -66,6 +66,34 @@ _NO_RBI: Final = frozenset({None, "E", "DP", "TP"})
 _NONE: Final[frozenset[str]] = frozenset()
 _BASE_TEXT: Final[tuple[str, ...]] = tuple(B.as_text(bases) for bases in range(8))
 
+
+def _plain_out(code: str, bases: int) -> tuple[int, int, int, str]:
+    """A batted out no card changed (``_resolve_batted``'s last two branches): the new bases,
+    the runs, the outs, and the plate appearance if the runs count."""
+    if code == "GF":
+        new, runs, outs = B.ground_force(bases)
+        return new, runs, outs, "FC" if bases & B.FIRST else "OUT"
+    new, runs = B.move(bases, B.OUT_TARGETS[code])
+    return new, runs, 1, "SF" if runs and code in ("F2", "F3", "FA") else "OUT"
+
+
+# The cards after which the other side has an answer window: a card some card answers, or
+# a call the other side may challenge (the offense's cards are the defense's to challenge).
+_ANSWERED_FROM_DEFENSE: Final = frozenset(ANSWERS) | DEFENSE_CHALLENGEABLE
+_ANSWERED_FROM_OFFENSE: Final = frozenset(ANSWERS) | OFFENSE_CHALLENGEABLE
+
+# Code -> bases -> ``_plain_out``; code -> hit and run -> bases -> ``B.move`` of a plain hit.
+_PLAIN_OUTS: Final[dict[str, tuple[tuple[int, int, int, str], ...]]] = {
+    code: tuple(_plain_out(code, bases) for bases in range(8))
+    for code in (*B.OUT_TARGETS, "GF")
+}
+_PLAIN_HITS: Final[dict[str, tuple[tuple[tuple[int, int], ...], ...]]] = {
+    code: tuple(
+        tuple(B.move(bases, targets, extra=extra) for bases in range(8)) for extra in (0, 1)
+    )
+    for code, targets in B.HIT_TARGETS.items()
+}
+
 # The cards of each side's result windows, by phase: a hand holding none of them cannot play.
 _OFFENSE_SETS: Final[dict[Any, frozenset[str]]] = {
     phase: frozenset(codes) for phase, codes in OFFENSE_WINDOW.items()
@@ -813,8 +841,10 @@ class Engine:
         self, state: State, side: Side, window: str, action: Action, events: Events
     ) -> None:
         code: str = action["card"]
-        state.hands[side].remove(code)
-        deck = "offense" if side == state.offense else "defense"
+        hand = state.hands[side]
+        hand.remove(code)
+        offense = side == state.offense
+        deck = "offense" if offense else "defense"
         entry: dict[str, Any] = {"side": side, "code": code}
         if "runner" in action:
             entry["runner"] = action["runner"]
@@ -827,22 +857,24 @@ class Engine:
             state.play["held"] = code  # replaced only once the pitch is over (decision D16)
         else:
             state.discards[deck].append(code)
-            self._deal(state, side, deck, 1, events)
+            pile = state.decks[deck]
+            if events is None and pile:
+                hand.append(pile.pop())  # ``_deal`` of one unread card
+            else:
+                self._deal(state, side, deck, 1, events)
         play = state.play
         if window == "answer":
             play["chain"].append(entry)
         else:
             play["chain"] = [entry]
-            if side == state.defense and play.get("phase") == "bat":
+            if not offense and play.get("phase") == "bat":
                 # Once the defense has played on a batted ball, the offense may only answer
                 # that card (decision D15).
                 state.queue = [w for w in state.queue if w != [state.offense, "cards"]]
             if code == "HRC":
                 state.queue = [w for w in state.queue if w[1] != "challenge"]
-        other: Side = state.defense if side == state.offense else state.offense
-        challengeable = OFFENSE_CHALLENGEABLE if other == state.offense else DEFENSE_CHALLENGEABLE
-        if code in ANSWERS or code in challengeable:
-            state.queue.insert(0, [other, "answer"])
+        if code in (_ANSWERED_FROM_DEFENSE if offense else _ANSWERED_FROM_OFFENSE):
+            state.queue.insert(0, [state.defense if offense else state.offense, "answer"])
         else:
             self._resolve_chain(state, events)
 
@@ -1087,7 +1119,15 @@ class Engine:
         play = state.play
         code: str = play["code"]
         bases = state.bases
-        chain: list[dict[str, Any]] = play.get("resolved", [])
+        chain: list[dict[str, Any]] | None = play.get("resolved")
+        if not chain:
+            # No card on the ball (nine in ten): the out's table (the ``else`` branches below).
+            new, runs, outs, pa = _PLAIN_OUTS[code][bases]
+            self._settle(state, new, runs, outs)
+            if pa == "SF" and state.outs >= 3:
+                pa = "OUT"  # the run did not count (decision D7): no sacrifice
+            self._end_pitch(state, events, pa, code, runs if state.outs < 3 else 0)
+            return
         root = chain[0]["code"] if chain else None
         answered = {e["code"] for e in chain[1:]} if len(chain) > 1 else _NONE
         if root == "E" or "E" in answered:
@@ -1141,6 +1181,14 @@ class Engine:
     def _resolve_hit(self, state: State, events: Events) -> None:
         play = state.play
         code: str = play["code"]
+        if "mods" not in play and "call_challenge" not in play:
+            # No card on the hit (most): the hit's table (``B.move`` below, no mods).
+            bases, runs = _PLAIN_HITS[code][bool(play.get("hnr"))][state.bases]
+            self._settle(state, bases, runs, 0)
+            self._end_pitch(
+                state, events, PA_HITS[code], "HT:" + code, runs if state.outs < 3 else 0
+            )
+            return
         mods = {m["code"]: m for m in play["mods"]} if "mods" in play else {}
         if play.get("call_challenge") == "reverse":  # pragma: no cover - settled at once
             return

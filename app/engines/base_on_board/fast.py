@@ -141,7 +141,6 @@ def _play_fast(engine: Engine, state: State, decide: _Decide, half_only: bool) -
     bits = dice._bits if type(dice) is SeededDice else None
     run = engine._run
     finish_count = engine._finish_count
-    end_pitch = engine._end_pitch
     pitch_result = engine._pitch_result
     bat_result = engine._bat_result
     hit_result = engine._hit_result
@@ -171,7 +170,8 @@ def _play_fast(engine: Engine, state: State, decide: _Decide, half_only: bool) -
                 pre = pre_memo[index] = _sides(state)
             # Pitch after pitch of the half, while each is a lone roll after which no window
             # opens: the roll (``_step``), ``_pitch_result`` and ``_run`` without run and hit.
-            while pre[1].isdisjoint(hands[side]):
+            # (An empty set is tested before any call: most situations offer no card.)
+            while not pre[1] or pre[1].isdisjoint(hands[side]):
                 if bits is None:
                     r = below(state.draw, 12)
                 else:  # ``SeededDice.below(_, 12)`` without the call
@@ -200,35 +200,42 @@ def _play_fast(engine: Engine, state: State, decide: _Decide, half_only: bool) -
                 sides = pitch_memo[index]
                 if sides is None:
                     sides = pitch_memo[index] = _sides(state)
-                if not sides[0].isdisjoint(hands[offense]):
+                if sides[0] and not sides[0].isdisjoint(hands[offense]):
                     state.queue = [[offense, "cards"], [side, "cards"]]
                     break
-                if not sides[1].isdisjoint(hands[side]):
+                if sides[1] and not sides[1].isdisjoint(hands[side]):
                     state.queue = [[side, "cards"]]
                     break
-                # ``_finish_count`` (no card awarded anything on this pitch), the count
-                # itself inline when the plate appearance goes on.
+                # ``_finish_count`` (no card awarded anything on this pitch), and when the
+                # plate appearance goes on, the count and ``_end_pitch`` inline: no run, no
+                # out, no card held (no RNH here), so no walk-off and no new half.
                 if face == "B":
-                    if state.balls < 3:
-                        state.balls += 1
-                        end_pitch(state, None, None, "B")
-                    else:
+                    if state.balls == 3:
                         finish_count(state, None)
-                elif state.strikes < 2:
-                    state.strikes += 1
-                    end_pitch(state, None, None, face)
-                else:
+                        if not state.queue or state.offense != offense:
+                            _next_pitch(state)  # over, or a new half
+                            break
+                    else:
+                        state.balls += 1
+                        state.pitches += 1
+                        state.play = {"phase": "pre", "chain": []}
+                        state.queue = [[offense, "pre"], [side, "pitch"]]
+                elif state.strikes == 2:
                     finish_count(state, None)
-                if not state.queue or state.offense != offense:
-                    # Over, or a new half (``half_only`` is the outer loop's question).
-                    _next_pitch(state)
-                    break
+                    if not state.queue or state.offense != offense:
+                        _next_pitch(state)  # over, or a new half (``half_only``: outer loop)
+                        break
+                else:
+                    state.strikes += 1
+                    state.pitches += 1
+                    state.play = {"phase": "pre", "chain": []}
+                    state.queue = [[offense, "pre"], [side, "pitch"]]
                 # The next pitch of the half: ``_run`` over its pre window (the offense's).
                 index = state.bases * 2 + (state.balls == 3)
                 pre = pre_memo[index]
                 if pre is None:
                     pre = pre_memo[index] = _sides(state)
-                if not pre[0].isdisjoint(hands[offense]):
+                if pre[0] and not pre[0].isdisjoint(hands[offense]):
                     break  # it opens
                 del state.queue[0]
                 play = state.play
@@ -355,7 +362,7 @@ class _Decide:
     """Takes a decision that is more than a lone roll and applies it (``_run`` is the
     caller's), counting the card or challenge it plays."""
 
-    __slots__ = ("choose", "engine", "legal_actions", "pick", "step", "tally")
+    __slots__ = ("choose", "engine", "legal_actions", "on_card", "pick", "step", "tally")
 
     def __init__(
         self, engine: Engine, choose: Choose, pick: Pick | None, counts: Counts | None
@@ -366,17 +373,20 @@ class _Decide:
         self.tally = counts if counts is not None else Counts()
         self.legal_actions = engine.legal_actions
         self.step = engine._step
+        self.on_card = engine._on_card
 
     def __call__(self, state: State, side: Side, kind: str) -> None:
         pick = self.pick
-        action: Action | None = None
         if pick is not None and kind in _PLAY_KINDS:
             plays = _plays(state, side, kind)
             if plays:
                 code, choice = pick(plays)
-                action = {"side": side, "type": "play", "card": code, **choice}
-        if action is None:
-            action = self.choose(self.engine, state, side, self.legal_actions(state, side))
+                action: Action = {"side": side, "type": "play", "card": code, **choice}
+                # ``_step`` of a card play: its window off the queue, then the card.
+                self.on_card(state, side, state.queue.pop(0)[1], action, None)
+                self.tally.cards[code] += 1
+                return
+        action = self.choose(self.engine, state, side, self.legal_actions(state, side))
         self.step(state, action, None)
         tally = self.tally
         kind = action["type"]
@@ -410,8 +420,12 @@ def _plays(state: State, side: Side, kind: str) -> list[tuple[str, Choice]]:
     if kind in _ROLLS and (play.get("hnr") or play.get("rnh")):
         return []
     playable = _situation(state, play)[0 if offense else 1]
+    hand = state.hands[side]
+    held = [code for code in playable if code in hand]
+    if len(held) < 2:  # the order of the hand matters only between two or more cards
+        return [(code, choice) for code in held for choice in playable[code]]
     plays: list[tuple[str, Choice]] = []
-    for code in dict.fromkeys(state.hands[side]):
+    for code in dict.fromkeys(hand):
         choices = playable.get(code)
         if choices is not None:
             for choice in choices:
