@@ -115,14 +115,14 @@ def play(
     an answer or a runner in them. ``pick=random.Random.choice`` makes the same choice as
     ``choose`` picking at random among those plays with the same generator.
     """
-    engine.records = False
+    records, engine.records = engine.records, False
     try:
         if state.options.fast_play:
             _play_fast(engine, state, _Decide(engine, choose, pick, counts), half_only)
         else:
             _play_any(engine, state, _Decide(engine, choose, pick, counts), half_only)
     finally:
-        engine.records = True
+        engine.records = records  # as the caller had it
     # The record of the pitch the play stops at (the first of a half, nothing happened yet in
     # it), which the engine would have been keeping.
     if state.result is None:

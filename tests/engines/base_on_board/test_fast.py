@@ -80,3 +80,15 @@ def test_half_only_stops_where_the_normal_player_stops() -> None:
                     engine.step_in_place(state, _normal_choice(engine, state, who, actions))
             states.append(state)
         assert states[0].to_json() == states[1].to_json(), f"seed {seed}"
+
+
+@pytest.mark.parametrize("records", [True, False])
+def test_the_engine_keeps_its_records_setting(records: bool) -> None:
+    """``play`` turns the pitch records off while it plays and gives the engine back as it was
+    given (an engine that keeps no records is not made to keep them)."""
+    engine = Engine(SeededDice(5))
+    engine.records = records
+    state = engine.new_game({"tier": "pro", "innings": 3, "fast_play": True})
+    fast.play(engine, state, _normal_choice, half_only=True)
+    assert engine.records is records
+    assert state.result is None and (state.inning, state.half) == (1, "bottom")
