@@ -1,6 +1,7 @@
 """The club pages in the browser: found a club, invite a member by name, the invitee accepts,
-two clubs play a game from the lobby's club select, and the club page then shows the roster,
-the record, the rating and the game; on a phone (360 px) and in Korean too."""
+two clubs play a game from the lobby's club select (the lobby's row then shows both clubs), and
+the club page then shows the roster, the record, the rating and the game; on a phone (360 px)
+and in Korean too."""
 
 from __future__ import annotations
 
@@ -78,6 +79,17 @@ def test_found_invite_accept_play_and_read_the_club_page(open_page: Any) -> None
     owner.wait_for_url("**/rooms/*")
     owner.wait_for_selector("#role[data-side='home']")
     room = owner.url.rsplit("/", 1)[1]
+    # The lobby shows the clubs a club game's sides play for, each a link to its page.
+    owner.goto("/")
+    home_club = owner.locator(f"li[data-room='{room}'] [data-side='home'] a.club-link")
+    home_club.wait_for()
+    assert home_club.inner_text() == f"Tigers {tag} ({code})"
+    assert home_club.get_attribute("href") == f"/clubs/{code}"
+    away_club = owner.locator(f"li[data-room='{room}'] [data-side='away'] a.club-link")
+    assert away_club.inner_text() == f"Bears {tag} ({rival_code})"
+    fits_the_screen(owner)
+    owner.goto(f"/rooms/{room}")
+    owner.wait_for_selector("#role[data-side='home']")
     rival.goto(f"/rooms/{room}")
     rival.click("#join-away")
     rival.wait_for_selector("#role[data-side='away']")

@@ -10,7 +10,8 @@ import { navigate } from "../nav.js";
 
 const PAGE = 20;
 
-function clubLink(club) {
+/** A club as a link to its page, with its colours as a swatch (the lobby's rows use it too). */
+export function clubLink(club) {
   return h("a", { href: `/clubs/${encodeURIComponent(club.code)}`, "data-link": true, translate: "no", class: "club-link" },
     h("span", { class: "club-swatch", style: `background:${club.colors?.primary ?? "#888"};border-color:${club.colors?.secondary ?? "#fff"}`, "aria-hidden": "true" }),
     `${club.name} (${club.code})`);

@@ -1,6 +1,6 @@
 // Lobby: create a room for either game with every option; open and live rooms to join or
-// watch, with their options, timers, where a live game stands, the players' ratings and
-// whether the game is rated; filtered by game. "Play now" enters the queue of a game (and
+// watch, with their options, timers, where a live game stands, the players' ratings, the clubs
+// a club game's sides play for, and whether the game is rated; filtered by game. "Play now" enters the queue of a game (and
 // tier) and, while waiting, polls GET /api/play-now every 2 s until it is paired, then opens
 // the room (docs/protocol.md, *Play now*).
 import { del, get, post, session } from "../api.js";
@@ -11,6 +11,7 @@ import { loadCatalogue } from "../catalogue.js";
 import { GAMES, TIERS, gameName, poolName, tierName } from "../games.js";
 import { navigate } from "../nav.js";
 import { halfName } from "../tables/bob.js";
+import { clubLink } from "./clubs.js";
 
 function field(id, label, input) {
   input.id = id;
@@ -266,7 +267,9 @@ export function lobbyPage(app) {
       : [];
     const names = (side) => seats[side].length ? seats[side].map((p, i) => [i ? ", " : "",
       h("span", { translate: "no" }, p.name), p.guest ? ` (${t("lobby.guest")})` : ` (${p.rating}${p.provisional ? "?" : ""})`]) : "—";
-    const team = (side) => room.teams?.[`${side}_name`] ? h("span", { translate: "no" }, room.teams[`${side}_name`]) : sideName(side);
+    // A club's side shows the club (its page, its colours); else the team's name, or the side.
+    const team = (side) => room.clubs?.[side] ? clubLink(room.clubs[side])
+      : room.teams?.[`${side}_name`] ? h("span", { translate: "no" }, room.teams[`${side}_name`]) : sideName(side);
     return h("li", { class: "room", "data-room": room.id, "data-kind": room.kind },
       h("span", { class: "row" }, h("strong", {}, gameName(room.kind)),
         h("span", { class: `badge ${room.status}` }, t(`room.status.${room.status}`)),
