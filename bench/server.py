@@ -202,7 +202,10 @@ def serve(args: argparse.Namespace, url: str, directory: Path) -> Iterator[Serve
         servers, logs, ports = [], [], []
         for index in range(args.processes):
             log = directory / f"server-{index}.log"
-            base, server = stack.enter_context(served_process(url, log=log, **environment))
+            # With BENCH_PROFILE, each process writes its own profile (``PATH.0``, ``PATH.1``).
+            suffix = f".{index}" if args.processes > 1 else ""
+            base, server = stack.enter_context(
+                served_process(url, log=log, profile_suffix=suffix, **environment))
             servers.append(server)
             logs.append(log)
             ports.append(int(base.rsplit(":", 1)[1]))

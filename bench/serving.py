@@ -89,19 +89,27 @@ def server_process(
             out.close()
 
 
+def serve_command(port: int, profile_suffix: str = "") -> list[str]:
+    """The command line of one ``bob serve`` on ``port``: under ``bench/profiled.py``, writing
+    to ``BENCH_PROFILE`` + ``profile_suffix``, when ``BENCH_PROFILE`` is set."""
+    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
+    if os.environ.get("BENCH_PROFILE"):
+        out = os.environ["BENCH_PROFILE"] + profile_suffix
+        command[1:1] = [str(ROOT / "bench" / "profiled.py"), out]
+    return command
+
+
 @contextmanager
 def served_process(
-    database_url: str, log: Path | None = None, **environment: str
+    database_url: str, log: Path | None = None, profile_suffix: str = "", **environment: str
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``bob serve`` on ``database_url``; yields its base URL and its process once it answers
     ``/healthz`` (the process, to read its CPU time from ``/proc``). With ``BENCH_PROFILE``
     set to a path, the server runs under cProfile (``bench/profiled.py``) and writes its
-    profile there when it is stopped."""
+    profile there, plus ``profile_suffix`` (one per process of a run), when it is stopped."""
     port = free_port()
     env = {**os.environ, **LOAD_LIMITS, "DATABASE_URL": database_url, **environment}
-    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
-    if os.environ.get("BENCH_PROFILE"):
-        command[1:1] = [str(ROOT / "bench" / "profiled.py"), os.environ["BENCH_PROFILE"]]
+    command = serve_command(port, profile_suffix)
     with server_process(command, port, log, env) as served:
         yield served
 

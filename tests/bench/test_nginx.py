@@ -1,5 +1,6 @@
 """The benchmark's and the cluster tests' nginx configuration (bench/nginx.py), rendered from
-the production template, and the sizing bench/server.py gives it and each process's pool."""
+the production template, and the sizing bench/server.py gives it and each process's pool; and
+the command line of each served process under ``BENCH_PROFILE``."""
 
 from __future__ import annotations
 
@@ -71,3 +72,15 @@ def test_nginx_accepts_the_rendered_config(tmp_path: Path) -> None:
     checked = subprocess.run([NGINX, "-t", "-c", str(path), "-p", str(tmp_path)],
                              capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
+
+
+def test_each_profiled_process_writes_its_own_profile(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench.serving import serve_command
+
+    monkeypatch.delenv("BENCH_PROFILE", raising=False)
+    assert serve_command(8101)[1:] == ["-m", "app.cli", "serve", "--port", "8101"]
+    monkeypatch.setenv("BENCH_PROFILE", "/tmp/cmd.prof")
+    first, second = serve_command(8101, ".0"), serve_command(8102, ".1")
+    assert first[1].endswith("bench/profiled.py") and first[2] == "/tmp/cmd.prof.0"
+    assert second[2] == "/tmp/cmd.prof.1" and second[-1] == "8102"
+    assert serve_command(8101)[2] == "/tmp/cmd.prof"  # one process: the path as given
