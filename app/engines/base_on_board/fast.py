@@ -209,27 +209,19 @@ def _play_fast(engine: Engine, state: State, decide: _Decide, half_only: bool) -
                 # ``_finish_count`` (no card awarded anything on this pitch), and when the
                 # plate appearance goes on, the count and ``_end_pitch`` inline: no run, no
                 # out, no card held (no RNH here), so no walk-off and no new half.
-                if face == "B":
-                    if state.balls == 3:
-                        finish_count(state, None)
-                        if not state.queue or state.offense != offense:
-                            _next_pitch(state)  # over, or a new half
-                            break
-                    else:
+                if state.balls < 3 if face == "B" else state.strikes < 2:
+                    if face == "B":
                         state.balls += 1
-                        state.pitches += 1
-                        state.play = {"phase": "pre", "chain": []}
-                        state.queue = [[offense, "pre"], [side, "pitch"]]
-                elif state.strikes == 2:
+                    else:
+                        state.strikes += 1
+                    state.pitches += 1
+                    state.play = {"phase": "pre", "chain": []}
+                    state.queue = [[offense, "pre"], [side, "pitch"]]
+                else:
                     finish_count(state, None)
                     if not state.queue or state.offense != offense:
                         _next_pitch(state)  # over, or a new half (``half_only``: outer loop)
                         break
-                else:
-                    state.strikes += 1
-                    state.pitches += 1
-                    state.play = {"phase": "pre", "chain": []}
-                    state.queue = [[offense, "pre"], [side, "pitch"]]
                 # The next pitch of the half: ``_run`` over its pre window (the offense's).
                 index = state.bases * 2 + (state.balls == 3)
                 pre = pre_memo[index]
