@@ -26,6 +26,8 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
 
+from app.raw_pool import RawPool
+
 JsonColumn = JSON().with_variant(JSONB(), "postgresql")
 BigId = BigInteger().with_variant(Integer(), "sqlite")
 """SQLite only autoincrements an INTEGER PRIMARY KEY, PostgreSQL gets 64 bits."""
@@ -170,6 +172,11 @@ class Database:
         self.url = url
         self.engine = make_engine(url, pool_size)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self.raw: RawPool | None = (
+            RawPool(url, max(2, pool_size // 2)) if self.engine.dialect.name == "postgresql"
+            else None
+        )
+        """PostgreSQL: the driver's own pool, for the command's one statement."""
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:
@@ -177,4 +184,6 @@ class Database:
             yield session
 
     async def dispose(self) -> None:
+        if self.raw is not None:
+            await self.raw.close()
         await self.engine.dispose()

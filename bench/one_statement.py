@@ -1,5 +1,12 @@
-"""The hot write of a command, through SQLAlchemy's ``AsyncConnection.scalar`` against the
-asyncpg connection under it (what ``app.games.one_statement.write`` does), interleaved.
+"""The hot write of a command, the ways it has been or could be made, interleaved.
+
+- ``sqlalchemy``: the text statement through SQLAlchemy's ``AsyncConnection.scalar``;
+- ``asyncpg``: ``app.games.one_statement.write``, on the asyncpg connection under SQLAlchemy's;
+  both on one connection checked out for the whole round;
+- ``checkout``: each write checks an autocommit connection out of SQLAlchemy's pool and back
+  (what a command did until 2026-12-03);
+- ``pool``: each write takes a connection from a plain asyncpg pool
+  (``app.raw_pool``) and gives it back.
 
 Creates a fresh PostgreSQL database, one game row, and applies ``--writes`` writes of a typical
 command (version bump, state, two events, one dice draw, one command id) each way per round,
@@ -26,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import insert  # noqa: E402
 
+from app import raw_pool  # noqa: E402
 from app.db import Database  # noqa: E402
 from app.games import one_statement  # noqa: E402
 from app.games.models import Game  # noqa: E402
@@ -89,23 +97,36 @@ async def main() -> None:
             await conn.execute(insert(Game).values(
                 id="g", room_id="r", kind="base-on-board", options={}, state=STATE, version=1,
                 seed="0" * 64, seed_hash="0" * 64, deadlines={}))
+        pool = raw_pool.RawPool(url, size=4)
         version = 1
-        results: dict[str, list[tuple[float, float]]] = {"sqlalchemy": [], "asyncpg": []}
+        ways = ("sqlalchemy", "asyncpg", "checkout", "pool")
+        results: dict[str, list[tuple[float, float]]] = {way: [] for way in ways}
+        async with engine.connect() as conn, pool.acquire():  # both pools warm
+            pass
         for _round in range(args.rounds):
-            for way in ("sqlalchemy", "asyncpg"):
+            for way in ways:
                 async with engine.connect() as conn:
                     cpu, wall = time.process_time(), time.perf_counter()
                     for _ in range(args.writes):
                         values, rows = _args("g", version)
                         if way == "sqlalchemy":
                             moved = await _sqlalchemy_write(conn, "g", version, values, rows)
-                        else:
+                        elif way == "asyncpg":
                             moved = await one_statement.write(conn, "g", version, values, None,
                                                               rows)
+                        elif way == "checkout":
+                            async with engine.connect() as own:
+                                moved = await one_statement.write(own, "g", version, values,
+                                                                  None, rows)
+                        else:
+                            async with pool.acquire() as raw:
+                                moved = await one_statement.write_raw(raw, "g", version, values,
+                                                                      None, rows)
                         assert moved
                         version += 1
                     results[way].append(((time.process_time() - cpu) / args.writes * 1e3,
                                          (time.perf_counter() - wall) / args.writes * 1e3))
+        await pool.close()
         await db.dispose()
     finally:
         await admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -115,10 +136,10 @@ async def main() -> None:
                     "wall_ms_per_write": [round(w, 4) for _, w in runs],
                     "cpu_ms_median": round(statistics.median(c for c, _ in runs), 4),
                     "wall_ms_median": round(statistics.median(w for _, w in runs), 4)}
-    out["cpu_ratio_asyncpg_over_sqlalchemy"] = round(
-        out["asyncpg"]["cpu_ms_median"] / out["sqlalchemy"]["cpu_ms_median"], 3)
-    out["wall_ratio_asyncpg_over_sqlalchemy"] = round(
-        out["asyncpg"]["wall_ms_median"] / out["sqlalchemy"]["wall_ms_median"], 3)
+    for new, old in (("asyncpg", "sqlalchemy"), ("pool", "checkout")):
+        for figure in ("cpu", "wall"):
+            out[f"{figure}_ratio_{new}_over_{old}"] = round(
+                out[new][f"{figure}_ms_median"] / out[old][f"{figure}_ms_median"], 3)
     print(json.dumps(out))
 
 

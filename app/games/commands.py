@@ -19,7 +19,7 @@ import asyncio
 import logging
 import weakref
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
@@ -227,8 +227,14 @@ class CommandPath:
     async def _attempt(
         self, request: CommandRequest, held: LiveGame | None, submission: _Submission
     ) -> dict[str, Any]:
-        async with self._connect() as conn:
+        # A held game on PostgreSQL needs no connection of SQLAlchemy's: its write is the one
+        # statement, on the driver's own pool (app.raw_pool).
+        opened: AbstractAsyncContextManager[AsyncConnection | None] = (
+            nullcontext() if held is not None and self.db.raw is not None else self._connect()
+        )
+        async with opened as conn:
             if held is None:
+                assert conn is not None
                 game, first, seat_side = await self._read(conn, request)
                 if first is not None:
                     return {**first, "duplicate": True}
@@ -242,6 +248,7 @@ class CommandPath:
                 return await self._schedule_pass(conn, game, request, seat_guard)
             if request.kind in (*FORFEITS, STAND_IN):
                 if request.kind in ("claim", STAND_IN):  # the other side must be gone
+                    assert conn is not None  # claims are never held
                     await self._check_claim(conn, game, request.side)
                 message, response, after = await self._write(
                     conn, game, request, None, [], seat_guard
@@ -281,7 +288,8 @@ class CommandPath:
         return service.engine_for(self.catalog, game)[0].legal_actions(game.state, side)
 
     async def _schedule_pass(
-        self, conn: AsyncConnection, game: LiveGame, request: CommandRequest, seat_guard: bool
+        self, conn: AsyncConnection | None, game: LiveGame, request: CommandRequest,
+        seat_guard: bool,
     ) -> dict[str, Any]:
         """Sets the side's deadline to pass at ``pass_at`` (a new version, no event): the timer
         runner then applies it through this path as ``pass:<version>:<side>``, exactly as an
@@ -318,8 +326,8 @@ class CommandPath:
     async def _read(
         self, conn: AsyncConnection, request: CommandRequest
     ) -> tuple[LiveGame, dict[str, Any] | None, str | None]:
-        """One round trip: the game, the first answer to this command id if
-        there was one, and the actor's seat."""
+        """One round trip: the game (with its pitch count, for the next pitch's number), the
+        first answer to this command id if there was one, and the actor's seat."""
         found = (
             await conn.execute(
                 select(
@@ -328,6 +336,8 @@ class CommandPath:
                     _GAMES.c.version, _GAMES.c.seq, _GAMES.c.draw_count, _GAMES.c.deadlines,
                     _GAMES.c.result, _GAMES.c.state, _GAMES.c.timers, _GAMES.c.rules_version,
                     _GAMES.c.stand_in, _GAMES.c.computer, Command.response,
+                    select(func.count()).select_from(Pitch).where(Pitch.game_id == _GAMES.c.id)
+                    .scalar_subquery().label("pitch_count"),
                     Seat.side, _SESSIONS.c.id.label("session"),
                 )
                 .outerjoin(
@@ -360,7 +370,7 @@ class CommandPath:
             status=found.status, version=found.version, seq=found.seq,
             draw_count=found.draw_count, deadlines=found.deadlines or {}, result=found.result,
             timers=found.timers or {}, state=found.state, stand_in=found.stand_in,
-            computer=found.computer,
+            computer=found.computer, pitch_count=found.pitch_count,
         )
         if game.status == "live":  # a finished game's state is only read by claims' views
             engine = service.engine_for(self.catalog, game)[0]
@@ -437,7 +447,7 @@ class CommandPath:
 
     async def _write(
         self,
-        conn: AsyncConnection,
+        conn: AsyncConnection | None,
         game: LiveGame,
         request: CommandRequest,
         applied: Applied | None,
@@ -489,10 +499,6 @@ class CommandPath:
         last_seq = game.seq + len(stored)
         pitch_count = game.pitch_count
         pitch_events = [e for e in stored if e["type"] == PITCH_EVENT]
-        if pitch_events and pitch_count is None:
-            pitch_count = await conn.scalar(
-                select(func.count()).select_from(Pitch).where(Pitch.game_id == game.id)
-            ) or 0
         response = {"result": "applied", "first_seq": game.seq + 1, "seq": last_seq,
                     "duplicate": False}
         values: dict[str, Any] = {
@@ -509,7 +515,7 @@ class CommandPath:
         pitches = []
         plays = []
         for event in pitch_events:
-            pitch_count = (pitch_count or 0) + 1
+            pitch_count += 1
             pitches.append(pitch_row(game.id, game.kind, event["seq"], pitch_count, event["data"]))
             plays += play_rows(game.id, event["seq"], event["data"])
         command = {
@@ -520,14 +526,15 @@ class CommandPath:
         appended = (service.event_values(game.id, stored), pitches, plays, draws, [command])
         # The usual command is one statement; one that ends the game or hands a side to the
         # computer (rare) is a transaction of plain statements.
-        if result is None and request.kind != STAND_IN and conn.dialect.name == "postgresql":
+        if result is None and request.kind != STAND_IN and self.db.raw is not None:
             try:
-                moved = await one_statement.write(conn, game.id, game.version, values, seat, [
-                    appended[0], [row_values(r) for r in pitches],
-                    [row_values(r) for r in plays], draws, [command],
-                ])
+                async with self.db.raw.acquire() as raw:
+                    moved = await one_statement.write_raw(raw, game.id, game.version, values,
+                                                          seat, [
+                        appended[0], [row_values(r) for r in pitches],
+                        [row_values(r) for r in plays], draws, [command],
+                    ])
             except IntegrityError:  # the command id was used before: read again, answer again
-                await conn.rollback()
                 raise _Conflict from None
             if not moved:
                 raise _Conflict
@@ -546,10 +553,13 @@ class CommandPath:
 
 
     @asynccontextmanager
-    async def _transaction(self, conn: AsyncConnection) -> AsyncIterator[AsyncConnection]:
-        """A connection in a transaction for a multi-statement write: ``conn`` itself, or, when
-        ``conn`` is in autocommit mode (PostgreSQL, see :meth:`_connect`), another one."""
-        if conn.dialect.name != "postgresql":
+    async def _transaction(
+        self, conn: AsyncConnection | None
+    ) -> AsyncIterator[AsyncConnection]:
+        """A connection in a transaction for a multi-statement write: ``conn`` itself, or, on
+        PostgreSQL, where ``conn`` is in autocommit mode (see :meth:`_connect`) or absent,
+        another one."""
+        if conn is not None and conn.dialect.name != "postgresql":
             yield conn
             return
         async with self.db.engine.connect() as tx:

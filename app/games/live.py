@@ -41,7 +41,8 @@ class LiveGame:
     state: Any
     """The engine's state object. Engines never mutate a state (``apply`` returns a new one),
     so the held object is shared safely."""
-    pitch_count: int | None = None
+    pitch_count: int
+    """The game's pitch rows so far: the next one's number."""
     computer: dict[str, Any] | None = None
     """The computer's seat from the start (see ``Game.computer``)."""
     stand_in: str | None = None

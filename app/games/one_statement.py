@@ -12,11 +12,12 @@ most of what a command costs the server.
 SQLite (the embedded, one-process default) and the command that ends a game (it also rates the
 players, through the ORM) keep the plain transaction in :mod:`app.games.commands`.
 
-The statement goes to the asyncpg connection under SQLAlchemy's, with positional parameters
-(asyncpg prepares and caches it per connection): this write is the hottest statement of the
-server, and SQLAlchemy's layers over it (compiling the bound parameters, its async adapter's
-greenlet hop, result wrapping) cost about as much Python as the rest of the write
-(``bench/one_statement.py`` measures both ways side by side).
+The statement goes to a connection of the driver's own pool (:mod:`app.raw_pool`) with
+positional parameters (asyncpg prepares and caches it per connection): this write is the
+hottest statement of the server, and SQLAlchemy's layers over it (compiling the bound
+parameters, its async adapter's greenlet hop, result wrapping, and its pool's check-out) cost
+about as much Python as the rest of the write (``bench/one_statement.py`` measures the ways
+side by side).
 """
 
 from __future__ import annotations
@@ -116,9 +117,24 @@ async def write(
     seat: Mapping[str, str] | None,
     rows: Sequence[Sequence[Mapping[str, Any]]],
 ) -> bool:
-    """Runs the statement on an autocommit connection; ``values`` holds :data:`UPDATED`,
-    ``rows[i]`` the rows for ``APPENDED[i]``. True when the game moved (the statement
-    committed); False when the version or the seat check failed (nothing was written)."""
+    """:func:`write_raw` on the asyncpg connection under ``conn``."""
+    raw = (await conn.get_raw_connection()).driver_connection
+    assert raw is not None
+    return await write_raw(raw, game_id, version, values, seat, rows)
+
+
+async def write_raw(
+    raw: Any,
+    game_id: str,
+    version: int,
+    values: Mapping[str, Any],
+    seat: Mapping[str, str] | None,
+    rows: Sequence[Sequence[Mapping[str, Any]]],
+) -> bool:
+    """Runs the statement on ``raw``, an asyncpg connection outside a transaction; ``values``
+    holds :data:`UPDATED`, ``rows[i]`` the rows for ``APPENDED[i]``. True when the game moved
+    (the statement committed); False when the version or the seat check failed (nothing was
+    written)."""
     params: dict[str, Any] = {"w_id": game_id, "w_version": version}
     for column in UPDATED:
         value = values[column]
@@ -132,8 +148,6 @@ async def write(
             params[f"rows{index}"] = _json(list(table_rows))
     shape = tuple(bool(r) for r in rows)
     sql, names = positional(seat is not None, shape)
-    raw = (await conn.get_raw_connection()).driver_connection
-    assert raw is not None
     try:
         applied = await raw.fetchval(sql, *[params[name] for name in names])
     except IntegrityConstraintViolationError as exc:  # the callers expect SQLAlchemy's
