@@ -1,7 +1,7 @@
 """The hot write of a command, the ways it has been or could be made, interleaved.
 
 - ``sqlalchemy``: the text statement through SQLAlchemy's ``AsyncConnection.scalar``;
-- ``asyncpg``: ``app.games.one_statement.write``, on the asyncpg connection under SQLAlchemy's;
+- ``asyncpg``: ``app.games.one_statement.write`` on the asyncpg connection under SQLAlchemy's;
   both on one connection checked out for the whole round;
 - ``checkout``: each write checks an autocommit connection out of SQLAlchemy's pool and back
   (what a command did until 2026-12-03);
@@ -77,6 +77,11 @@ async def _sqlalchemy_write(conn: Any, game_id: str, version: int, values: dict[
     return bool(await conn.scalar(one_statement.statement(False, shape), params) == 1)
 
 
+async def _driver(conn: Any) -> Any:
+    """The asyncpg connection under a SQLAlchemy one."""
+    return (await conn.get_raw_connection()).driver_connection
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--writes", type=int, default=2000)
@@ -112,16 +117,16 @@ async def main() -> None:
                         if way == "sqlalchemy":
                             moved = await _sqlalchemy_write(conn, "g", version, values, rows)
                         elif way == "asyncpg":
-                            moved = await one_statement.write(conn, "g", version, values, None,
-                                                              rows)
+                            moved = await one_statement.write(await _driver(conn), "g", version,
+                                                              values, None, rows)
                         elif way == "checkout":
                             async with engine.connect() as own:
-                                moved = await one_statement.write(own, "g", version, values,
-                                                                  None, rows)
+                                moved = await one_statement.write(await _driver(own), "g",
+                                                                  version, values, None, rows)
                         else:
                             async with pool.acquire() as raw:
-                                moved = await one_statement.write_raw(raw, "g", version, values,
-                                                                      None, rows)
+                                moved = await one_statement.write(raw, "g", version, values,
+                                                                  None, rows)
                         assert moved
                         version += 1
                     results[way].append(((time.process_time() - cpu) / args.writes * 1e3,

@@ -529,8 +529,8 @@ class CommandPath:
         if result is None and request.kind != STAND_IN and self.db.raw is not None:
             try:
                 async with self.db.raw.acquire() as raw:
-                    moved = await one_statement.write_raw(raw, game.id, game.version, values,
-                                                          seat, [
+                    moved = await one_statement.write(raw, game.id, game.version, values,
+                                                      seat, [
                         appended[0], [row_values(r) for r in pitches],
                         [row_values(r) for r in plays], draws, [command],
                     ])

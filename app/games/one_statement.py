@@ -32,7 +32,6 @@ import orjson
 from asyncpg.exceptions import IntegrityConstraintViolationError
 from sqlalchemy import Table, TextClause, text
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.accounts.models import DeviceSession
 from app.db import Base
@@ -110,20 +109,6 @@ def _json(value: Any) -> str:
 
 
 async def write(
-    conn: AsyncConnection,
-    game_id: str,
-    version: int,
-    values: Mapping[str, Any],
-    seat: Mapping[str, str] | None,
-    rows: Sequence[Sequence[Mapping[str, Any]]],
-) -> bool:
-    """:func:`write_raw` on the asyncpg connection under ``conn``."""
-    raw = (await conn.get_raw_connection()).driver_connection
-    assert raw is not None
-    return await write_raw(raw, game_id, version, values, seat, rows)
-
-
-async def write_raw(
     raw: Any,
     game_id: str,
     version: int,
