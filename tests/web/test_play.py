@@ -198,6 +198,11 @@ def test_base_on_board_three_innings(open_page: Any) -> None:
     assert width <= korean.viewport_size["width"] + 1, "the player page scrolls sideways"
 
 
+# Every play-by-play line is of the game the page shows: none is numbered past its seq.
+PBP_OF_THIS_GAME = """() => [...document.querySelectorAll('#pbp li')]
+  .every((li) => Number(li.dataset.seq) <= Number(document.body.dataset.seq))"""
+
+
 def test_bottom_of_the_ninth(open_page: Any) -> None:
     home, away = open_page("home"), open_page("away")
     watcher = open_page("watcher", locale="ko-KR", phone=True)
@@ -225,6 +230,10 @@ def test_bottom_of_the_ninth(open_page: Any) -> None:
     home.wait_for_selector("#role[data-side='away']")
     away.wait_for_selector("#role[data-side='home']")
     assert watcher.locator("#table .stare-grid").count() == 0
+    # The play-by-play is the new game's (its events are numbered from 1 again): no line of
+    # the last game stays.
+    for page in (away, watcher, home):
+        page.wait_for_function(PBP_OF_THIS_GAME)
     play_to_end([home, away])
     _finish(home, away, watcher, home_name, away_name, {"game": "bottom-of-the-9th"})
     # Both players' pages show the Bottom of the 9th stats the API returns (two games, with

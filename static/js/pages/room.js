@@ -49,6 +49,7 @@ export function roomPage(app, roomId) {
   let race = null;
   let presence = {};
   let historyFor = null;
+  let logGame = null;         // the game the log, dice, race and lastOther are of
   let lastOther = null;       // {seq, event}: the newest action of another side
   let rating = null;          // GET /api/rooms/{id}/rating
   let note = null;            // {text, kind} shown in the action bar's message line
@@ -112,7 +113,6 @@ export function roomPage(app, roomId) {
   /** Keeps what the table shows from events (last dice, race rolls); ``fresh`` animates. */
   function noteEvent(event, fresh) {
     const d = event.data ?? event;  // events arrive flat: {type, ...data}
-    if (event.type === "game_start") { dice = {}; race = null; lastOther = null; }
     if (kind() === "base-on-board") {
       if (event.type === "roll" && d.die === "pitch") { delete dice.bat; delete dice.hit; }
       if (event.type === "roll") dice[d.die] = { face: d.face, fresh };
@@ -127,8 +127,16 @@ export function roomPage(app, roomId) {
     }
   }
 
-  function track(seq, event) {
-    if (event.type === "game_start") { log = []; lines = new Map(); }
+  /** The log, dice and race are one game's: a new game (a rematch) starts them afresh. Its
+   * events are numbered from 1 again, so the old log would hide them as already seen. */
+  function logFor(gameId) {
+    if (!gameId || gameId === logGame) return;
+    logGame = gameId;
+    log = []; lines = new Map(); dice = {}; race = null; lastOther = null;
+  }
+
+  function track(seq, event, gameId) {
+    logFor(gameId);
     noteEvent(event, true);
     if (!(log.length && seq <= log[log.length - 1].seq)) log.push({ seq, event });
     if (log.length > LOG_LIMIT) log = log.slice(-LOG_LIMIT);
@@ -357,6 +365,7 @@ export function roomPage(app, roomId) {
     historyFor = gameId;
     try {
       const body = await get(`/api/games/${gameId}/events?limit=5000`);
+      if (gameId !== logGame) return;  // another game began while this one's log was read
       const known = new Set(log.map((l) => l.seq));
       const replayDice = (latest?.seq ?? 0) <= upTo;  // newer live events already set them
       const older = [];
@@ -430,7 +439,7 @@ export function roomPage(app, roomId) {
         break;
       }
       case "event":
-        track(message.seq, message.event);
+        track(message.seq, message.event, message.game_id);
         break;
       case "snapshot":
       case "state": {
@@ -439,6 +448,7 @@ export function roomPage(app, roomId) {
         const said = side ? timeouts.state(message, side) : null;
         if (said) notice = said;
         latest = message;
+        logFor(message.game.game_id);
         document.body.dataset.seq = String(message.seq);
         busy = false;
         pending = null;
