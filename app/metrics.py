@@ -21,6 +21,10 @@ class Metrics:
         self.command_seconds = Histogram(
             "bob_command_seconds", "Time from a command's arrival to its answer",
             ["kind"], buckets=LATENCY_BUCKETS, registry=r)
+        self.passes_held = Counter(
+            "bob_passes_held", "Passes written before their time and shown at it (app.games."
+            "hold), by whose: the server's certain pass written with the command before it, or "
+            "a person's early pass", ["who"], registry=r)
         self.version_conflicts = Counter(
             "bob_version_conflicts", "Writes that lost the version check (another writer or a "
             "stale held game) and were read again", registry=r)

@@ -51,7 +51,7 @@ def _args(game_id: str, version: int) -> tuple[dict[str, Any], list[list[dict[st
     seq = version * 2
     values = {"version": version + 1, "seq": seq + 2,
               "deadlines": {"home": {"at": now.isoformat()}}, "next_deadline_at": now,
-              "draw_count": version + 1, "state": STATE}
+              "draw_count": version + 1, "state": STATE, "hold": None}
     events = [{"game_id": game_id, "seq": seq + i, "type": "roll",
                "data": {"die": "pitch", "face": "strike", "n": i}, "private": {},
                "created_at": now.isoformat()} for i in (1, 2)]

@@ -31,7 +31,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 from app.accounts.models import DeviceSession
 from app.db import Database, insert_rows, insert_values, row_values, utcnow
 from app.engine_catalog import EngineCatalog
-from app.engines.interface import PITCH_EVENT, EngineError, Event, GameEngine, Side, other_side
+from app.engines.interface import (
+    PITCH_EVENT,
+    EngineError,
+    Event,
+    GameEngine,
+    Side,
+    other_side,
+    parse_side,
+)
 from app.errors import ApiError
 from app.games import one_statement, service
 from app.games.broadcast import Broadcaster
@@ -43,6 +51,7 @@ from app.games.computer import (
 )
 from app.games.deadline_heap import DeadlineHeap
 from app.games.fair_dice import RecordingDice
+from app.games.hold import PASS_TYPE, Hold, active, visible_seq
 from app.games.hooks import FinishedGame, GameEndHooks
 from app.games.live import LiveGame, LiveGames
 from app.games.models import Command, DiceDraw, Game, GameEvent, Pitch
@@ -119,6 +128,40 @@ Applied = tuple[GameEngine[Any], RecordingDice, Any, dict[str, Any]]
 """An applied action: the engine and dice that applied it, the new state, the action."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Fold:
+    """A pass the server was certain to make, applied in the commit before it."""
+
+    side: Side
+    until: datetime
+    """Its ``pass_at``: when it may be seen."""
+    state: Any
+    events: list[Event]
+    result: dict[str, Any] | None
+    legal: service.Legal | None
+    deadlines: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class _Commit:
+    """What a write leaves to do: publish ``message`` now (``None``: nothing to show yet) and
+    ``held_message`` at the hold's time, answer ``response``, keep ``after``."""
+
+    message: dict[str, Any] | None
+    held_message: dict[str, Any] | None
+    response: dict[str, Any]
+    after: LiveGame
+
+
+def _scheduled(seq: int) -> dict[str, Any]:
+    """The answer to a pass that will be shown at its time, with the ``seq`` the sender sees."""
+    return {"result": "scheduled", "first_seq": None, "seq": seq, "duplicate": False}
+
+
+def _is_pass(request: CommandRequest) -> bool:
+    return (request.action or {}).get("type") == PASS_TYPE
+
+
 class _Conflict(Exception):
     """The version moved between read and write, or a held game was stale: read again."""
 
@@ -144,6 +187,8 @@ class CommandPath:
             weakref.WeakValueDictionary()
         )
         self._roll_buckets: dict[tuple[str, str], TokenBucket] = {}
+        self._releases: set[asyncio.Task[None]] = set()
+        """Publications of held passes under way (kept so that none is collected early)."""
         self._engine: AsyncEngine | None = None
 
     def _check_roll_rate(
@@ -244,45 +289,83 @@ class CommandPath:
             # between this process's read (or its held copy) and the write.
             seat_guard = request.actor not in (SERVER_ACTOR, COMPUTER_ACTOR)
             self._check(request, game, seat_side)
-            if request.kind == "action" and self._held_pass(request, game):
-                return await self._schedule_pass(conn, game, request, seat_guard)
+            early = False
+            if request.kind == "action" and seat_guard and _is_pass(request):
+                hold = active(game)
+                if hold is not None and hold.side == request.side:
+                    return _scheduled(hold.seq)  # its pass is written, shown at its time
+                early = hold is None and self._early_pass(request, game)
             if request.kind in (*FORFEITS, STAND_IN):
                 if request.kind in ("claim", STAND_IN):  # the other side must be gone
                     assert conn is not None  # claims are never held
                     await self._check_claim(conn, game, request.side)
-                message, response, after = await self._write(
-                    conn, game, request, None, [], seat_guard
-                )
+                hold = active(game)
+                if hold is not None:  # the game ends (or changes hands) after the pass shows
+                    await asyncio.sleep((hold.until - utcnow()).total_seconds())
+                commit = await self._write(conn, game, request, None, [], seat_guard)
             else:
                 applied, events = self._apply(game, request, submission)
-                message, response, after = await self._write(
-                    conn, game, request, applied, events, seat_guard
+                if early and applied[0].outcome(applied[2]) is not None:
+                    # A pass that ends the game is not held (the end is no secret to keep):
+                    # the server applies it at its time instead.
+                    return await self._schedule_pass(conn, game, request, seat_guard)
+                commit = await self._write(
+                    conn, game, request, applied, events, seat_guard, early=early
                 )
+        after = commit.after
         self.live.put(after)
-        await self.broadcaster.publish(game.room_id, message)
+        if commit.message is not None:
+            await self.broadcaster.publish(game.room_id, commit.message)
+        if commit.held_message is not None:
+            self._release_at(after, commit.held_message)
         next_at = service.next_deadline(after.deadlines)
         self.deadlines.note(after.id, after.room_id, after.version, after.deadlines, next_at)
         if next_at is not None:
             self.wake_timers(next_at)
-        return response
+        return commit.response
 
-    def _held_pass(self, request: CommandRequest, game: LiveGame) -> bool:
-        """Whether this is a person's pass that must wait for the window's ``pass_at`` (design
-        note 1): passed at once, it would tell the other side that the hand held a card that
-        could answer, since an empty hand is passed by the server only at ``pass_at``. A pass
-        that is not legal now falls through to the usual refusal."""
-        if (request.action or {}).get("type") != service.PASS_TYPE or game.options.get(
-            "fast_play"
-        ) or request.actor in (SERVER_ACTOR, COMPUTER_ACTOR):
+    def _release_at(self, game: LiveGame, message: dict[str, Any]) -> None:
+        """Publishes the held part of a commit at its time. A process that dies first loses
+        only this delivery: the row shows the pass by time, and every socket's heartbeat
+        brings it (design note 7)."""
+        assert game.hold is not None
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, (game.hold.until - utcnow()).total_seconds())
+        version = game.version
+
+        async def release() -> None:
+            kept = self.live.get(game.id)
+            if kept is not None and kept.version == version:
+                self.live.put(replace(kept, hold=None))
+            await self.broadcaster.publish(game.room_id, message)
+
+        def start() -> None:
+            task = loop.create_task(release())
+            self._releases.add(task)
+            task.add_done_callback(self._releases.discard)
+
+        loop.call_later(delay, start)
+
+    def _early_pass(self, request: CommandRequest, game: LiveGame) -> bool:
+        """Whether this person's pass comes before the window's ``pass_at`` (design note 1):
+        shown at once, it would tell the other side that the hand held a card that could
+        answer, since an empty hand is passed by the server only at ``pass_at``. So it is
+        written now and held until then. A pass that is not legal now falls through to the
+        usual refusal."""
+        if game.options.get("fast_play"):
             return False
         due = service.pass_at(game.deadlines, request.side)
         if due is None or due <= utcnow():
             return False
-        return {"side": request.side, "type": service.PASS_TYPE} in self._legal(
-            game, request.side)
+        return {"side": request.side, "type": PASS_TYPE} in self._legal(game, request.side)
 
-    def _legal(self, game: LiveGame, side: Side) -> list[dict[str, Any]]:
-        """``side``'s legal actions now: as the commit that made the state computed them."""
+    def _legal(self, game: LiveGame, side: Side, person: bool = True) -> list[dict[str, Any]]:
+        """``side``'s legal actions now: as the commit that made the state computed them, or,
+        for a person while a pass is held, what the hold allows (the server's own deadlines
+        all fall after it, and act on the game as written)."""
+        hold = active(game) if person else None
+        if hold is not None:
+            return hold.legal(side)
         if game.legal is not None:
             return game.legal[side]
         return service.engine_for(self.catalog, game)[0].legal_actions(game.state, side)
@@ -295,8 +378,7 @@ class CommandPath:
         runner then applies it through this path as ``pass:<version>:<side>``, exactly as an
         automatic pass. Answers ``scheduled``; the events follow when it is applied."""
         deadline = game.deadlines[request.side]
-        response = {"result": "scheduled", "first_seq": None, "seq": game.seq,
-                    "duplicate": False}
+        response = _scheduled(game.seq)
         if deadline.get("acts") == "pass":  # already the server's to pass then
             return response
         deadlines = service.with_scheduled_pass(game.deadlines, request.side)
@@ -312,7 +394,7 @@ class CommandPath:
                 await tx.rollback()
                 raise _Conflict
             await tx.commit()
-        self.live.put(replace(game, version=game.version + 1, deadlines=deadlines))
+        self.live.put(replace(game, version=game.version + 1, deadlines=deadlines, hold=None))
         self.deadlines.note(game.id, game.room_id, game.version + 1, deadlines, due)
         if due is not None:
             self.wake_timers(due)
@@ -335,7 +417,7 @@ class CommandPath:
                     _GAMES.c.options, _GAMES.c.seed, _GAMES.c.seed_hash, _GAMES.c.status,
                     _GAMES.c.version, _GAMES.c.seq, _GAMES.c.draw_count, _GAMES.c.deadlines,
                     _GAMES.c.result, _GAMES.c.state, _GAMES.c.timers, _GAMES.c.rules_version,
-                    _GAMES.c.stand_in, _GAMES.c.computer, Command.response,
+                    _GAMES.c.stand_in, _GAMES.c.computer, _GAMES.c.hold, Command.response,
                     select(func.count()).select_from(Pitch).where(Pitch.game_id == _GAMES.c.id)
                     .scalar_subquery().label("pitch_count"),
                     Seat.side, _SESSIONS.c.id.label("session"),
@@ -376,6 +458,9 @@ class CommandPath:
             engine = service.engine_for(self.catalog, game)[0]
             service.check_rules(engine, game.id, found.rules_version)
             game.state = engine.from_json(found.state)
+            hold = active(found)
+            if hold is not None:
+                game.hold = replace(hold, state=engine.from_json(hold.state_json))
         return game, found.response, found.side
 
     def _check(self, request: CommandRequest, game: LiveGame, seat_side: str | None) -> None:
@@ -383,10 +468,11 @@ class CommandPath:
             raise ApiError("game_over", "the game is over", 409)
         if request.expected_version is not None and request.expected_version != game.version:
             raise ApiError("stale_version", "the deadline was already handled", 409)
-        if request.expected_seq is not None and request.expected_seq != game.seq:
+        seen = visible_seq(game)
+        if request.expected_seq is not None and request.expected_seq != seen:
             raise ApiError(
                 "stale_seq",
-                f"you acted on event {request.expected_seq}; the game is at {game.seq}",
+                f"you acted on event {request.expected_seq}; the game is at {seen}",
                 409,
             )
         if request.actor == COMPUTER_ACTOR:
@@ -422,7 +508,8 @@ class CommandPath:
     ) -> tuple[Applied, list[Event]]:
         engine, dice = service.engine_for(self.catalog, game)
         state = game.state
-        legal = self._legal(game, request.side)
+        legal = self._legal(game, request.side,
+                            person=request.actor not in (SERVER_ACTOR, COMPUTER_ACTOR))
         if request.kind == "timeout":
             action = engine.timeout_action(state, request.side) if legal else None
             if action is None:
@@ -445,6 +532,45 @@ class CommandPath:
             raise ApiError(exc.code, str(exc), 422) from exc
         return (engine, dice, new_state, action), events
 
+    def _settle(
+        self, engine: GameEngine[Any], game: LiveGame, state: Any, at: datetime,
+        held: bool = False,
+    ) -> tuple[dict[str, Any] | None, service.Legal | None, dict[str, Any]]:
+        """What ``state`` leads to: its result, each side's legal actions, and its deadlines
+        with the timers running from ``at`` (``held``: the state after a held pass)."""
+        outcome = engine.outcome(state)
+        if outcome is not None:
+            return outcome.to_json(), None, {}
+        legal = service.legal_by_side(engine, state)
+        deadlines = service.compute_deadlines(
+            engine, state, game.timers, at, game.options, computer=playing_computer(game),
+            pause=pause_fraction(game.seed, game.id, game.version + 1, held=held),
+            legal_now=legal, think_ms=computer_think_ms(self.catalog, game),
+        )
+        return None, legal, deadlines
+
+    def _fold(
+        self, engine: GameEngine[Any], dice: RecordingDice, game: LiveGame, state: Any,
+        legal: service.Legal, deadlines: dict[str, Any], now: datetime,
+    ) -> _Fold | None:
+        """The pass the server is certain to make next (a side whose only legal action is
+        ``pass`` while the other side waits), applied now: it goes into this commit and is
+        held until its ``pass_at``. ``None`` when there is none, or when it would end the
+        game (the timer applies that one, as before)."""
+        found = next((s for s, d in deadlines.items()
+                      if d.get("acts") == "pass" and not legal[other_side(parse_side(s))]), None)
+        if found is None:
+            return None
+        side = parse_side(found)
+        until = service.due_at(deadlines[side])
+        drawn = dict(dice.draws)
+        after, events = engine.apply(state, {"side": side, "type": PASS_TYPE})
+        settled = self._settle(engine, game, after, max(until, now), held=True)
+        if settled[0] is not None:
+            dice.draws = drawn  # not written: the timer draws them again
+            return None
+        return _Fold(side, until, after, events, *settled)
+
     async def _write(
         self,
         conn: AsyncConnection | None,
@@ -453,27 +579,47 @@ class CommandPath:
         applied: Applied | None,
         events: list[Event],
         seat_guard: bool,
-    ) -> tuple[dict[str, Any], dict[str, Any], LiveGame]:
+        early: bool = False,
+    ) -> _Commit:
         """Writes one command atomically (one statement on PostgreSQL unless the game ends, a
-        transaction otherwise) and commits; returns the message to publish, the command's
-        answer and the game as it now stands."""
+        transaction otherwise) and commits; returns what to publish now and at the held
+        pass's time, the command's answer and the game as it now stands.
+
+        ``early``: the command is a person's pass before its ``pass_at``; it is written now
+        and all of it held until then. Otherwise a pass the server is certain to make next is
+        written with it and held (:meth:`_fold`)."""
         now = utcnow()
         events = list(events)
+        held_events: list[Event] = []
+        hold: Hold | None = None
+        folded: _Fold | None = None
+        own: int | None = None
+        """How many of the events are this command's own (the rest: the folded pass's)."""
         stand_in = game.stand_in
         if applied is not None:
             engine, dice, new_state, action = applied
-            outcome = engine.outcome(new_state)
-            result = None if outcome is None else outcome.to_json()
+            if early:  # viewers keep seeing the game as it is until the pass's time
+                until = service.pass_at(game.deadlines, request.side)
+                assert until is not None
+                hold = Hold(until, game.seq, engine.to_json(game.state),
+                            service.public_deadlines(game.deadlines), request.side, game.state)
+                events, held_events = [], events
+            result, legal, deadlines = self._settle(
+                engine, game, new_state, now if hold is None else hold.until, early)
+            if not early and result is None and legal is not None:
+                folded = self._fold(engine, dice, game, new_state, legal, deadlines, now)
+            if folded is not None:
+                own = len(events)
+                if folded.until > now:
+                    hold = Hold(folded.until, game.seq + len(events),
+                                engine.to_json(new_state), service.public_deadlines(deadlines),
+                                folded.side, new_state)
+                    held_events = folded.events
+                else:  # its time has come already: nothing to hold
+                    events += folded.events
+                new_state, result = folded.state, folded.result
+                legal, deadlines = folded.legal, folded.deadlines
             state_json = engine.to_json(new_state)
-            legal = None if result else service.legal_by_side(engine, new_state)
-            deadlines = (
-                {} if legal is None else service.compute_deadlines(
-                    engine, new_state, game.timers, now, game.options,
-                    computer=playing_computer(game),
-                    pause=pause_fraction(game.seed, game.id, game.version + 1), legal_now=legal,
-                    think_ms=computer_think_ms(self.catalog, game),
-                )
-            )
             draws = service.draw_values(game.id, dice)
         elif request.kind == STAND_IN:  # the state stays; from now on the computer plays there
             engine = service.engine_for(self.catalog, game)[0]
@@ -495,16 +641,19 @@ class CommandPath:
             if stand_in is not None:  # finished by the computer: rated as abandoned by that side
                 result = {**result, "stand_in": stand_in}
             events += service.closing_events(game, result)
-        stored = service.stored_events(game.seq + 1, events)
+        stored = service.stored_events(game.seq + 1, [*events, *held_events])
+        shown, kept = stored[:len(events)], stored[len(events):]
         last_seq = game.seq + len(stored)
         pitch_count = game.pitch_count
-        pitch_events = [e for e in stored if e["type"] == PITCH_EVENT]
-        response = {"result": "applied", "first_seq": game.seq + 1, "seq": last_seq,
-                    "duplicate": False}
+        own_seq = last_seq if own is None else game.seq + own
+        applied_answer = {"result": "applied", "first_seq": game.seq + 1, "seq": own_seq,
+                          "duplicate": False}
+        response = _scheduled(game.seq) if early else applied_answer
         values: dict[str, Any] = {
             "version": game.version + 1, "seq": last_seq, "deadlines": deadlines,
             "next_deadline_at": service.next_deadline(deadlines),
             "draw_count": game.draw_count + len(draws),
+            "hold": None if hold is None else hold.to_json(),
         }
         if state_json is not None:
             values["state"] = state_json
@@ -514,16 +663,31 @@ class CommandPath:
             values.update(status="finished", result=result, finished_at=now)
         pitches = []
         plays = []
-        for event in pitch_events:
-            pitch_count += 1
-            pitches.append(pitch_row(game.id, game.kind, event["seq"], pitch_count, event["data"]))
-            plays += play_rows(game.id, event["seq"], event["data"])
-        command = {
+        for event in stored:
+            if event["type"] == PITCH_EVENT:
+                pitch_count += 1
+                pitches.append(pitch_row(game.id, game.kind, event["seq"], pitch_count,
+                                         event["data"]))
+                plays += play_rows(game.id, event["seq"], event["data"])
+        commands = [{
             "game_id": game.id, "actor": request.actor, "command_id": request.command_id,
-            "side": request.side, "action": action, "response": response, "created_at": now,
-        }
+            "side": request.side, "action": action, "created_at": now,
+            # an early pass's own row says what it made (the game's rebuild reads it)
+            "response": applied_answer,
+        }]
+        if folded is not None:
+            commands.append({
+                "game_id": game.id, "actor": SERVER_ACTOR, "side": folded.side,
+                "command_id": f"pass:{game.version + 1}:{folded.side}:with",
+                "action": {"side": folded.side, "type": PASS_TYPE}, "created_at": now,
+                "response": {"result": "applied", "first_seq": own_seq + 1, "seq": last_seq,
+                             "duplicate": False},
+            })
+            self.metrics.passes_held.labels("server").inc()
+        elif early:
+            self.metrics.passes_held.labels("person").inc()
         seat = self._guard_values(game, request) if seat_guard else None
-        appended = (service.event_values(game.id, stored), pitches, plays, draws, [command])
+        appended = (service.event_values(game.id, stored), pitches, plays, draws, commands)
         # The usual command is one statement; one that ends the game or hands a side to the
         # computer (rare) is a transaction of plain statements.
         if result is None and request.kind != STAND_IN and self.db.raw is not None:
@@ -532,7 +696,7 @@ class CommandPath:
                     moved = await one_statement.write(raw, game.id, game.version, values,
                                                       seat, [
                         appended[0], [row_values(r) for r in pitches],
-                        [row_values(r) for r in plays], draws, [command],
+                        [row_values(r) for r in plays], draws, commands,
                     ])
             except IntegrityError:  # the command id was used before: read again, answer again
                 raise _Conflict from None
@@ -545,12 +709,18 @@ class CommandPath:
             game, version=values["version"], seq=last_seq, draw_count=values["draw_count"],
             deadlines=deadlines, state=new_state, pitch_count=pitch_count,
             status=values.get("status", game.status), result=result, legal=legal,
-            stand_in=stand_in,
+            stand_in=stand_in, hold=hold,
         )
         views = service.per_viewer(engine, new_state, finished=result is not None,
                                    legal_now=legal)
-        return service.batch(after, stored, views), response, after
-
+        if hold is None:
+            return _Commit(service.batch(after, shown, views), None, response, after)
+        held_message = service.batch_at(after, kept, views, hold.until)
+        if early:
+            return _Commit(None, held_message, response, after)
+        shown_views = service.per_viewer(engine, hold.state, finished=False,
+                                         legal_now=hold.legal_by_side())
+        return _Commit(service.batch(after, shown, shown_views), held_message, response, after)
 
     @asynccontextmanager
     async def _transaction(

@@ -195,7 +195,10 @@ def computer_action(
     return engine.timeout_action(state, side)
 
 
-def pause_fraction(seed_hex: str, game_id: str, version: int) -> float:
+def pause_fraction(seed_hex: str, game_id: str, version: int, held: bool = False) -> float:
     """A number in [0, 1) for the server's pause after ``version``: draw ``version`` of game id
-    ``"<game_id>:pause"``, secret until the seed is revealed and independent of any hand."""
-    return HmacDice(bytes.fromhex(seed_hex), f"{game_id}:pause").below(version, 1000) / 1000
+    ``"<game_id>:pause"``, secret until the seed is revealed and independent of any hand.
+    ``held``: the pause of the state after a held pass written at that version
+    (``app.games.hold``), a draw of its own so that two pauses in a row are independent."""
+    key = f"{game_id}:pause-held" if held else f"{game_id}:pause"
+    return HmacDice(bytes.fromhex(seed_hex), key).below(version, 1000) / 1000

@@ -14,6 +14,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from app.games.hold import Hold
+
 
 @dataclass(slots=True)
 class LiveGame:
@@ -49,7 +51,9 @@ class LiveGame:
     """The side the computer took over (see ``Game.stand_in``)."""
     legal: dict[str, list[dict[str, Any]]] | None = None
     """Each side's legal actions in ``state``, when the commit that made it computed them."""
-    """Pitch rows the game has; ``None`` until a pitch needs numbering (then counted once)."""
+    hold: Hold | None = None
+    """What viewers see while a pass written with the last commit is held
+    (:mod:`app.games.hold`); ``state``, ``seq`` and ``deadlines`` are the game as written."""
 
 
 class LiveGames:

@@ -47,6 +47,11 @@ class Game(Base):
     deadlines: Mapped[dict[str, Any]] = mapped_column(JsonColumn, default=dict)
     """Per side: {"at": iso time, "action": timeout action, "timer": "response"|"roll"}."""
     next_deadline_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    hold: Mapped[dict[str, Any] | None] = mapped_column(JsonColumn)
+    """The game as viewers see it while a pass folded into the last commit is held (its
+    ``until``, ``seq``, ``state``, public ``deadlines`` and the passing ``side``;
+    :mod:`app.games.hold`), else ``None``. Every reader of a live game goes through
+    ``app.games.hold.visible`` so that nothing after ``seq`` shows before ``until``."""
     result: Mapped[dict[str, Any] | None] = mapped_column(JsonColumn)
     """{"winner", "score", "reason"} once finished (engine outcome or a claim)."""
     started_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

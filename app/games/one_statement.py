@@ -38,7 +38,7 @@ from app.db import Base
 from app.games.models import Command, DiceDraw, Game, GameEvent, Pitch, PitchPlay
 from app.seats.models import Seat
 
-UPDATED = ("version", "seq", "deadlines", "next_deadline_at", "draw_count", "state")
+UPDATED = ("version", "seq", "deadlines", "next_deadline_at", "draw_count", "state", "hold")
 """The game columns a command that does not end the game sets."""
 APPENDED: tuple[type[Base], ...] = (GameEvent, Pitch, PitchPlay, DiceDraw, Command)
 """The tables it appends to, in the statement's order."""

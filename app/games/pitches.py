@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.games.models import Pitch, PitchPlay
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.games.hold import held_back
+from app.games.models import Game, Pitch, PitchPlay
 from app.records.calls import is_strike, pitch_thrown
 from app.records.plays import play_steals, record_cards
 from app.records.shape import normalize
@@ -107,6 +111,16 @@ def play_rows(game_id: str, seq: int, record: Mapping[str, Any]) -> list[PitchPl
 
 def _opt_str(value: object) -> str | None:
     return None if value is None else str(value)
+
+
+async def pitch_records(db: AsyncSession, game: Game) -> list[dict[str, Any]]:
+    """The game's pitch records in order (:func:`pitch_out`), as far as they may be seen now:
+    a pass held until its time (:mod:`app.games.hold`) may have ended a pitch."""
+    query = select(Pitch).where(Pitch.game_id == game.id)
+    through = held_back(game)
+    if through is not None:
+        query = query.where(Pitch.seq <= through)
+    return [pitch_out(row) for row in await db.scalars(query.order_by(Pitch.seq))]
 
 
 def pitch_out(row: Pitch) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from app.engines.interface import PITCH_EVENT, SIDES, Event, GameEngine, Side
 from app.errors import ApiError
 from app.games.computer import computer_think_ms, pause_fraction, playing_computer
 from app.games.fair_dice import RecordingDice, new_seed
+from app.games.hold import PASS_TYPE, active
 from app.games.live import LiveGame
 from app.games.models import DiceDraw, Game, GameEvent, GamePlayer
 from app.games.pitches import pitch_row, play_rows
@@ -48,7 +49,6 @@ option holding its length in milliseconds and the engine's default (Bottom of th
 closing window of the run-phase race, design note 2)."""
 
 
-PASS_TYPE = "pass"
 DEFAULT_COMPUTER_DELAY_MS = 600.0
 DEFAULT_AUTO_PASS_MS = 800.0
 AUTO_PASS_JITTER = 0.25
@@ -199,13 +199,16 @@ def per_viewer(engine: GameEngine[Any], state: Any, finished: bool,
     return views
 
 
-def game_header(game: Game | LiveGame) -> dict[str, Any]:
-    """What every viewer may know about a game besides its view."""
+def game_header(game: Game | LiveGame, now: datetime | None = None) -> dict[str, Any]:
+    """What every viewer may know about a game besides its view, as it may be seen ``now``
+    (while a pass is held: its ``seq`` and deadlines before the pass)."""
+    hold = active(game, now)
     return {
         "game_id": game.id, "room_id": game.room_id, "kind": game.kind, "number": game.number,
-        "status": game.status, "seq": game.seq, "seed_hash": game.seed_hash,
-        "deadlines": public_deadlines(game.deadlines or {}), "result": game.result,
-        "computer_side": playing_computer(game),
+        "status": game.status, "seq": game.seq if hold is None else hold.seq,
+        "seed_hash": game.seed_hash,
+        "deadlines": public_deadlines(game.deadlines or {}) if hold is None else hold.deadlines,
+        "result": game.result, "computer_side": playing_computer(game),
     }
 
 
@@ -214,6 +217,13 @@ def batch(
 ) -> dict[str, Any]:
     """The message one commit publishes: header, stored events, every viewer's view."""
     return {"kind": "game", "game": game_header(game), "events": events, "views": views}
+
+
+def batch_at(
+    game: LiveGame, events: list[dict[str, Any]], views: dict[str, Any], at: datetime
+) -> dict[str, Any]:
+    """:func:`batch` as it will be published at ``at``, the end of the game's hold."""
+    return {"kind": "game", "game": game_header(game, at), "events": events, "views": views}
 
 
 @dataclass(frozen=True)
@@ -303,17 +313,25 @@ async def start_game(
     return game, batch(game, stored, per_viewer(engine, state, finished=False, legal_now=legal))
 
 
-async def events_after(db: AsyncSession, game_id: str, after: int, limit: int) -> list[GameEvent]:
-    rows = await db.scalars(
-        select(GameEvent)
-        .where(GameEvent.game_id == game_id, GameEvent.seq > after)
-        .order_by(GameEvent.seq)
-        .limit(limit)
-    )
-    return list(rows)
+async def events_after(
+    db: AsyncSession, game_id: str, after: int, through: int | None, limit: int
+) -> list[GameEvent]:
+    """Events after ``after`` up to ``through`` (``hold.held_back``: ``None`` for all),
+    at most ``limit``."""
+    query = select(GameEvent).where(GameEvent.game_id == game_id, GameEvent.seq > after)
+    if through is not None:
+        query = query.where(GameEvent.seq <= through)
+    return list(await db.scalars(query.order_by(GameEvent.seq).limit(limit)))
 
 
-async def snapshot_views(catalog: EngineCatalog, game: Game) -> dict[str, Any]:
+async def snapshot_views(
+    catalog: EngineCatalog, game: Game, now: datetime | None = None
+) -> dict[str, Any]:
+    """Every viewer's view and legal actions of ``game`` as it may be seen ``now``."""
     engine, _dice = engine_for(catalog, game)
+    hold = active(game, now)
+    if hold is not None:
+        return per_viewer(engine, engine.from_json(hold.state_json), finished=False,
+                          legal_now=hold.legal_by_side())
     state = engine.from_json(game.state)
     return per_viewer(engine, state, finished=game.status != "live")

@@ -8,18 +8,17 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.games.hold import held_back
 from app.games.models import Game, Pitch
 
 
 async def line_score(db: AsyncSession, game: Game) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """Runs per inning and half, summed from the pitch table."""
-    rows = (
-        await db.execute(
-            select(Pitch.inning, Pitch.offense, Pitch.runs)
-            .where(Pitch.game_id == game.id)
-            .order_by(Pitch.seq)
-        )
-    ).all()
+    """Runs per inning and half, summed from the pitch table (what may be seen now)."""
+    query = select(Pitch.inning, Pitch.offense, Pitch.runs).where(Pitch.game_id == game.id)
+    through = held_back(game)
+    if through is not None:
+        query = query.where(Pitch.seq <= through)
+    rows = (await db.execute(query.order_by(Pitch.seq))).all()
     innings: dict[int, dict[str, int | None]] = {}
     runs = {"home": 0, "away": 0}
     for inning, offense, scored in rows:

@@ -13,8 +13,9 @@ from app.engines.dice import hmac_below
 from app.engines.interface import Side, parse_side
 from app.errors import ApiError
 from app.games import service
-from app.games.models import DiceDraw, Game, Pitch
-from app.games.pitches import pitch_out
+from app.games.hold import held_back
+from app.games.models import DiceDraw, Game
+from app.games.pitches import pitch_records
 from app.games.schemas import Fairness
 from app.seats.models import Seat
 from app.validation import MAX_SEQ
@@ -40,8 +41,7 @@ async def _game(db: Db, game_id: str) -> Game:
 async def game_pitches(game_id: str, db: Db) -> list[dict[str, Any]]:
     """One row per pitch, in order, with the engine's record keys."""
     game = await _game(db, game_id)
-    rows = await db.scalars(select(Pitch).where(Pitch.game_id == game.id).order_by(Pitch.seq))
-    return [pitch_out(row) for row in rows]
+    return await pitch_records(db, game)
 
 
 @router.get("/games/{game_id}/events")
@@ -61,9 +61,11 @@ async def game_events(
             )
         )
         side = parse_side(seat_side) if seat_side else None
-    rows = await service.events_after(db, game.id, after, limit)
+    through = held_back(game)  # a pass held until its time is not there yet
+    rows = await service.events_after(db, game.id, after, through, limit)
     return {
-        "game_id": game.id, "viewer": side or "spectator", "seq": game.seq,
+        "game_id": game.id, "viewer": side or "spectator",
+        "seq": game.seq if through is None else through,
         "events": [
             {"seq": r.seq, "event": service.filter_event(service.stored_event(r), side)}
             for r in rows

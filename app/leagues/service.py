@@ -30,6 +30,7 @@ from app.db import utcnow
 from app.editions.service import require_edition
 from app.engine_catalog import EngineCatalog
 from app.errors import ApiError
+from app.games.hold import held_back
 from app.games.hooks import FinishedGame, GameEndHook
 from app.games.models import Game, Pitch
 from app.leagues.models import League, LeagueEntrant, LeagueGame
@@ -283,12 +284,15 @@ def _decided_by(reason: str) -> str:
     return reason if reason in ("resign", "claim") else "play"
 
 
-async def _runs(db: AsyncSession, game_id: str) -> dict[str, int]:
+async def _runs(db: AsyncSession, game_id: str, through: int | None = None) -> dict[str, int]:
     """Runs of each side in a game so far, from its pitch rows (a resigned or claimed game's
-    result has no score; a game in progress has none yet)."""
-    rows = (await db.execute(
-        select(Pitch.offense, func.coalesce(func.sum(Pitch.runs), 0))
-        .where(Pitch.game_id == game_id).group_by(Pitch.offense))).all()
+    result has no score; a game in progress has none yet), up to event ``through`` (a game in
+    progress: what may be seen of it, ``app.games.hold``)."""
+    query = select(Pitch.offense, func.coalesce(func.sum(Pitch.runs), 0)).where(
+        Pitch.game_id == game_id)
+    if through is not None:
+        query = query.where(Pitch.seq <= through)
+    rows = (await db.execute(query.group_by(Pitch.offense))).all()
     runs = {"home": 0, "away": 0}
     runs.update({side: int(n) for side, n in rows})
     return runs
@@ -384,7 +388,7 @@ async def _apply_deadline(db: AsyncSession, game: LeagueGame, now: datetime) -> 
         if found is not None and found.status == "finished" and found.result is not None:
             ok = await _record(db, game, game_id, found.result, found.finished_at or now)
             return "final" if ok else None
-        runs = await _runs(db, game_id)
+        runs = await _runs(db, game_id, None if found is None else held_back(found))
         winner = None
         if runs["home"] != runs["away"]:
             winner = game.home_entrant if runs["home"] > runs["away"] else game.away_entrant

@@ -33,11 +33,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from app.accounts.service import session_for_token
 from app.context import ServerContext
-from app.db import is_unavailable
+from app.db import is_unavailable, utcnow
 from app.engines.interface import Side
 from app.errors import ApiError
 from app.games import service
 from app.games.commands import CommandRequest
+from app.games.hold import visible_seq
 from app.games.models import Game
 from app.realtime import chatter, messages
 from app.rooms.models import Room
@@ -334,31 +335,34 @@ class RoomConnection:
             game = await db.get(Game, game_key) if game_key else None
             if game is None:
                 return
-            header = service.game_header(game)
+            # One moment for all of it: a pass held until then is not part of it.
+            now = utcnow()
+            seen = visible_seq(game, now)
+            header = service.game_header(game, now)
             same_game = game_id is None or game_id == game.id
-            if last_seq is not None and same_game and last_seq > game.seq:
+            if last_seq is not None and same_game and last_seq > seen:
                 await self._send_now(self._error_text(
                     ApiError("stale_seq", f"no event {last_seq} yet; here is a snapshot")))
                 last_seq = None
             start = last_seq if same_game else None
             if start is not None and self.game_id == game.id:
                 start = max(start, self.seq)
-            replay = start is not None and game.seq - start <= self.ctx.settings.ws_replay_limit
-            rows = await service.events_after(db, game.id, start, game.seq - start) if (
+            replay = start is not None and seen - start <= self.ctx.settings.ws_replay_limit
+            rows = await service.events_after(db, game.id, start, seen, seen - start) if (
                 replay and start is not None) else []
-        mine = (await service.snapshot_views(self.ctx.catalog, game))[self.viewer]
+        mine = (await service.snapshot_views(self.ctx.catalog, game, now))[self.viewer]
         if not replay:
-            self.game_id, self.seq, self.state_seq = game.id, game.seq, game.seq
+            self.game_id, self.seq, self.state_seq = game.id, seen, seen
             self.ctx.metrics.snapshots.inc()
-            await self._send_now(encode({"type": "snapshot", "seq": game.seq, "game": header,
+            await self._send_now(encode({"type": "snapshot", "seq": seen, "game": header,
                                          **mine}))
             return
         if self.game_id != game.id:
             self.game_id, self.seq, self.state_seq = game.id, start or 0, 0
         missed = [service.stored_event(r) for r in rows if r.seq > self.seq]
-        self.seq = max(self.seq, game.seq)
-        if game.seq >= self.state_seq:
-            self.state_seq = game.seq
+        self.seq = max(self.seq, seen)
+        if seen >= self.state_seq:
+            self.state_seq = seen
             await self._send_now(update_text(game.id, missed, header, mine, self.side))
 
     def _error_text(self, exc: ApiError, command: str | None = None) -> str:

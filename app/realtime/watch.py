@@ -23,6 +23,7 @@ from sqlalchemy import select
 
 from app.accounts.models import Account
 from app.db import Database, utcnow
+from app.games.hold import seen_seq
 from app.games.models import Game
 from app.games.ownership import Ownership
 from app.metrics import Metrics
@@ -99,12 +100,13 @@ class RoomWatch:
             for start in range(0, len(rooms), CHUNK):
                 chunk = rooms[start:start + CHUNK]
                 rows = await db.execute(
-                    select(Room.id, Game.id, Game.seq)
+                    select(Room.id, Game.id, Game.seq, Game.hold)
                     .join(Game, Game.id == Room.current_game_id)
                     .where(Room.id.in_(chunk))
                 )
-                for room_id, game_id, seq in rows:
-                    self._latest[room_id] = (game_id, seq)
+                for room_id, game_id, seq, hold in rows:
+                    # A pass held until its time is not there yet.
+                    self._latest[room_id] = (game_id, seen_seq(seq, hold, now))
                 seated = await db.execute(
                     select(Seat.room_id, Account.name, Seat.side, Seat.last_seen_at)
                     .join(Account, Account.id == Seat.account_id)

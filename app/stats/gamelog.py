@@ -30,17 +30,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.engine_catalog import EngineCatalog
 from app.engines.dice import HmacDice
 from app.engines.interface import GameEngine
-from app.games.models import Command, Game, Pitch
-from app.games.pitches import pitch_out
+from app.games.hold import visible_seq
+from app.games.models import Command, Game
+from app.games.pitches import pitch_records
 from app.offload import CpuWork
 from app.stats.replay import export_game
 
 EXPORT_VERSION = 1
-
-
-async def records(db: AsyncSession, game_id: str) -> list[dict[str, Any]]:
-    rows = await db.scalars(select(Pitch).where(Pitch.game_id == game_id).order_by(Pitch.seq))
-    return [pitch_out(row) for row in rows]
 
 
 async def actions(db: AsyncSession, game_id: str) -> list[dict[str, Any]]:
@@ -93,13 +89,13 @@ async def export(db: AsyncSession, game: Game, cpu: CpuWork) -> Response:
     meta = {
         "format": "bob-game-export", "version": EXPORT_VERSION,
         "game_id": game.id, "kind": game.kind, "options": game.options, "status": game.status,
-        "result": game.result, "seq": game.seq, "seed_hash": game.seed_hash,
+        "result": game.result, "seq": visible_seq(game), "seed_hash": game.seed_hash,
         "seed": game.seed if over else None,
         "started_at": game.started_at.isoformat(),
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
     }
     played = await actions(db, game.id) if over else []
-    return await cpu.json(_export_document, await records(db, game.id), meta, played)
+    return await cpu.json(_export_document, await pitch_records(db, game), meta, played)
 
 
 def _export_document(

@@ -15,6 +15,7 @@ from app.accounts.models import Account
 from app.deps import Ctx, Db
 from app.errors import ApiError
 from app.games.computer import seat_side
+from app.games.hold import active
 from app.games.models import Game
 from app.rooms.models import Room
 from app.rooms.views import lobby as lobby_rooms
@@ -89,7 +90,9 @@ def _situation(ctx: Any, game: Game) -> dict[str, Any] | None:
     an engine): the inning and half and score, or Bottom of the 9th's runs and outs."""
     try:
         engine = ctx.catalog.make(game.kind, None)
-        view = engine.view(engine.from_json(game.state), None)
+        hold = active(game)  # a pass held until its time has not happened yet
+        view = engine.view(engine.from_json(game.state if hold is None else hold.state_json),
+                           None)
     except Exception:  # a game of a kind this server no longer hosts must not break the lobby
         return None
     if game.kind == "base-on-board":

@@ -15,8 +15,9 @@ from app.accounts.models import Account
 from app.db import utcnow
 from app.deps import Ctx, Db
 from app.errors import ApiError
-from app.games.models import Game, GamePlayer, Pitch
-from app.games.pitches import pitch_out
+from app.games.hold import visible_seq
+from app.games.models import Game, GamePlayer
+from app.games.pitches import pitch_records
 from app.games.schemas import GameSummary
 from app.games.stats import line_score
 from app.stats import baselines, board, gamelog, queries
@@ -150,7 +151,7 @@ async def playbyplay(
 ) -> dict[str, Any]:
     """Play-by-play in Korean or English, from the pitch records."""
     game = await _game(db, game_id)
-    rows = await gamelog.records(db, game.id)
+    rows = await pitch_records(db, game)
     lines = await ctx.cpu.run(
         play_by_play if by == "pitch" else plate_appearances, rows, lang, game.kind)
     return {"game_id": game.id, "lang": lang, "by": by, "lines": [x.to_json() for x in lines]}
@@ -171,9 +172,10 @@ async def replay(
     (once the game is over) the engine's state and spectator view rebuilt from the stored
     actions and the revealed seed."""
     game = await _game(db, game_id)
-    if seq > game.seq:
-        raise ApiError("bad_seq", f"the game is at seq {game.seq}", 422)
-    rows = await gamelog.records(db, game.id)
+    seen = visible_seq(game)
+    if seq > seen:
+        raise ApiError("bad_seq", f"the game is at seq {seen}", 422)
+    rows = await pitch_records(db, game)
     engine = None
     if game.status != "live":
         engine = await gamelog.engine_state_at(db, ctx.catalog, game, seq)
@@ -252,7 +254,7 @@ async def dice(
     ``computed_at`` says when)."""
     if game_id is not None:
         found = await _game(db, game_id)
-        counts = baselines.dice_counts([await gamelog.records(db, game_id)])
+        counts = baselines.dice_counts([await pitch_records(db, found)])
         return {"game": found.kind, "game_id": game_id, "games": 1, "computed_at": None,
                 "dice": baselines.dice_table(found.kind, counts)}
     row = (await baselines.read(db, [baselines.real_key("dice", game)])).get(
@@ -329,7 +331,7 @@ async def game_record(game_id: str, db: Db, ctx: Ctx) -> Response:
     game = await db.get(Game, game_id)
     if game is None:
         raise ApiError("not_found", "no such game", 404)
-    return await ctx.cpu.json(_record_document, await gamelog.records(db, game_id), game.id,
+    return await ctx.cpu.json(_record_document, await pitch_records(db, game), game.id,
                               game.kind)
 
 
@@ -392,12 +394,12 @@ async def game_summary(game_id: str, db: Db, ctx: Ctx) -> GameSummary:
         )
     ).all():
         players.setdefault(side, []).append(name)
-    rows = await db.scalars(select(Pitch).where(Pitch.game_id == game.id).order_by(Pitch.seq))
-    records = [pitch_out(row) for row in rows]
+    records = await pitch_records(db, game)
     pitches = len(records)
     return GameSummary(
         id=game.id, room_id=game.room_id, kind=game.kind, number=game.number,
-        status=game.status, options=game.options, seq=game.seq, seed_hash=game.seed_hash,
+        status=game.status, options=game.options, seq=visible_seq(game),
+        seed_hash=game.seed_hash,
         result=game.result, players=players, line_score=lines,
         runs=runs, pitches=pitches, started_at=game.started_at, finished_at=game.finished_at,
         box_score=(await ctx.cpu.run(box_score, records)).to_json(),

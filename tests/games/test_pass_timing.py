@@ -6,12 +6,10 @@ times are one distribution."""
 from __future__ import annotations
 
 import asyncio
-import json
 import math
-import time
 import uuid
 
-from app.bots.client import expand
+from tests.support.arrivals import Arrival, pass_pauses, watch
 from tests.support.live import LiveServer
 from tests.support.table import Client, open_table
 
@@ -47,33 +45,6 @@ async def _player(client: Client, hand_passes: set[int], stop: asyncio.Event) ->
                            "action": choice})
 
 
-async def _watch(client: Client, arrivals: list[tuple[int, str, float]],
-                 stop: asyncio.Event) -> None:
-    while not stop.is_set():
-        raw = await asyncio.wait_for(client.ws.recv(), 60)
-        now = time.perf_counter()
-        for message in expand(json.loads(raw)):
-            if message["type"] == "state":
-                arrivals.append((message["seq"], "state", now))
-                if message["game"]["status"] != "live":
-                    return
-            elif message["type"] == "event":
-                arrivals.append((message["seq"], message["event"]["type"], now))
-
-
-def _pauses(arrivals: list[tuple[int, str, float]], hand: set[int]
-            ) -> tuple[list[float], list[float]]:
-    """Per pass event: seconds since the state that opened its window, split by who passed."""
-    opened: dict[int, float] = {}
-    by_hand, by_server = [], []
-    for seq, kind, at in arrivals:
-        if kind == "state":
-            opened[seq] = at
-        elif kind == "pass" and seq - 1 in opened:
-            (by_hand if seq - 1 in hand else by_server).append(at - opened[seq - 1])
-    return by_hand, by_server
-
-
 async def test_hand_and_automatic_passes_arrive_alike(live: LiveServer) -> None:
     by_hand: list[float] = []
     by_server: list[float] = []
@@ -82,18 +53,18 @@ async def test_hand_and_automatic_passes_arrive_alike(live: LiveServer) -> None:
                                  timers={"auto_pass_ms": AUTO_PASS_MS}, spectators=1)
         stop = asyncio.Event()
         hand: set[int] = set()
-        arrivals: list[tuple[int, str, float]] = []
+        arrivals: list[Arrival] = []
         try:
             tasks = [asyncio.create_task(_player(table.client(s), hand, stop))
                      for s in ("home", "away")]
-            watcher = asyncio.create_task(_watch(table.spectators[0], arrivals, stop))
+            watcher = asyncio.create_task(watch(table.spectators[0], arrivals, stop))
             await asyncio.wait_for(watcher, 300)
         finally:
             stop.set()
             for task in tasks:
                 task.cancel()
             await table.close()
-        hands, servers = _pauses(arrivals, hand)
+        hands, servers = pass_pauses(arrivals, hand)
         by_hand += hands
         by_server += servers
         if len(by_hand) >= WANTED and len(by_server) >= WANTED:
