@@ -114,8 +114,8 @@ async def insert_values(db: Executor, model: type[Base], values: Sequence[dict[s
 
 def row_values(row: Base) -> dict[str, Any]:
     """A new model object as a full row, the columns' Python defaults filled in as an ORM
-    flush would (a generated key left out unless set), so Core inserts and the one-statement
-    write (``app.games.one_statement``) need nothing from the unit of work."""
+    flush would (a generated key left out unless set), so Core inserts need nothing from the
+    unit of work."""
     values: dict[str, Any] = {}
     for column in row.__table__.columns:
         value = getattr(row, column.key)

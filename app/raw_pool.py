@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 import asyncpg
@@ -52,11 +52,16 @@ class RawPool:
                 )
         return self._pool
 
+    def acquire(self) -> AbstractAsyncContextManager[Any]:
+        """An asyncpg connection for one statement, outside a transaction (``async with``):
+        the driver's own acquire once the pool is open, no wrapper of ours around it."""
+        if self._pool is not None:
+            return self._pool.acquire()  # type: ignore[no-any-return]
+        return self._acquire_first()
+
     @asynccontextmanager
-    async def acquire(self) -> AsyncIterator[Any]:
-        """An asyncpg connection for one statement, outside a transaction."""
-        pool = self._pool if self._pool is not None else await self._open()
-        async with pool.acquire() as connection:
+    async def _acquire_first(self) -> AsyncIterator[Any]:
+        async with (await self._open()).acquire() as connection:
             yield connection
 
     async def close(self) -> None:

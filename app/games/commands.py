@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from app.accounts.models import DeviceSession
-from app.db import Database, insert_rows, insert_values, row_values, utcnow
+from app.db import Database, insert_values, utcnow
 from app.engine_catalog import EngineCatalog
 from app.engines.interface import (
     PITCH_EVENT,
@@ -54,8 +54,8 @@ from app.games.fair_dice import RecordingDice
 from app.games.hold import PASS_TYPE, Hold, active, visible_seq
 from app.games.hooks import FinishedGame, GameEndHooks
 from app.games.live import LiveGame, LiveGames
-from app.games.models import Command, DiceDraw, Game, GameEvent, Pitch
-from app.games.pitches import pitch_row, play_rows
+from app.games.models import Command, DiceDraw, Game, GameEvent, Pitch, PitchPlay
+from app.games.pitches import pitch_values, play_values
 from app.metrics import Metrics
 from app.seats.models import Seat
 from app.settings import Settings
@@ -145,10 +145,10 @@ class _Fold:
 @dataclass(frozen=True, slots=True)
 class _Commit:
     """What a write leaves to do: publish ``message`` now (``None``: nothing to show yet) and
-    ``held_message`` at the hold's time, answer ``response``, keep ``after``."""
+    what ``held_message()`` builds at the hold's time, answer ``response``, keep ``after``."""
 
     message: dict[str, Any] | None
-    held_message: dict[str, Any] | None
+    held_message: Callable[[], dict[str, Any]] | None
     response: dict[str, Any]
     after: LiveGame
 
@@ -324,7 +324,7 @@ class CommandPath:
             self.wake_timers(next_at)
         return commit.response
 
-    def _release_at(self, game: LiveGame, message: dict[str, Any]) -> None:
+    def _release_at(self, game: LiveGame, message: Callable[[], dict[str, Any]]) -> None:
         """Publishes the held part of a commit at its time. A process that dies first loses
         only this delivery: the row shows the pass by time, and every socket's heartbeat
         brings it (design note 7)."""
@@ -337,7 +337,7 @@ class CommandPath:
             kept = self.live.get(game.id)
             if kept is not None and kept.version == version:
                 self.live.put(replace(kept, hold=None))
-            await self.broadcaster.publish(game.room_id, message)
+            await self.broadcaster.publish(game.room_id, message())
 
         def start() -> None:
             task = loop.create_task(release())
@@ -666,9 +666,9 @@ class CommandPath:
         for event in stored:
             if event["type"] == PITCH_EVENT:
                 pitch_count += 1
-                pitches.append(pitch_row(game.id, game.kind, event["seq"], pitch_count,
-                                         event["data"]))
-                plays += play_rows(game.id, event["seq"], event["data"])
+                pitches.append(pitch_values(game.id, game.kind, event["seq"], pitch_count,
+                                            event["data"]))
+                plays += play_values(game.id, event["seq"], event["data"])
         commands = [{
             "game_id": game.id, "actor": request.actor, "command_id": request.command_id,
             "side": request.side, "action": action, "created_at": now,
@@ -694,10 +694,7 @@ class CommandPath:
             try:
                 async with self.db.raw.acquire() as raw:
                     moved = await one_statement.write(raw, game.id, game.version, values,
-                                                      seat, [
-                        appended[0], [row_values(r) for r in pitches],
-                        [row_values(r) for r in plays], draws, commands,
-                    ])
+                                                      seat, appended)
             except IntegrityError:  # the command id was used before: read again, answer again
                 raise _Conflict from None
             if not moved:
@@ -711,11 +708,16 @@ class CommandPath:
             status=values.get("status", game.status), result=result, legal=legal,
             stand_in=stand_in, hold=hold,
         )
-        views = service.per_viewer(engine, new_state, finished=result is not None,
-                                   legal_now=legal)
         if hold is None:
+            views = service.per_viewer(engine, new_state, finished=result is not None,
+                                       legal_now=legal)
             return _Commit(service.batch(after, shown, views), None, response, after)
-        held_message = service.batch_at(after, kept, views, hold.until)
+        until = hold.until
+
+        def held_message() -> dict[str, Any]:  # built at its time, off this command's path
+            views = service.per_viewer(engine, after.state, finished=False, legal_now=legal)
+            return service.batch_at(after, kept, views, until)
+
         if early:
             return _Commit(None, held_message, response, after)
         shown_views = service.per_viewer(engine, hold.state, finished=False,
@@ -763,8 +765,8 @@ class CommandPath:
             raise _Conflict
         events, pitches, plays, draws, command = appended
         await insert_values(conn, GameEvent, events)
-        await insert_rows(conn, pitches)
-        await insert_rows(conn, plays)
+        await insert_values(conn, Pitch, pitches)
+        await insert_values(conn, PitchPlay, plays)
         await insert_values(conn, DiceDraw, draws)
         await insert_values(conn, Command, command)
         if result is not None:

@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db import utcnow
 from app.games.hold import held_back
 from app.games.models import Game, Pitch, PitchPlay
 from app.records.calls import is_strike, pitch_thrown
@@ -22,10 +23,19 @@ _TYPED = (
 
 
 def pitch_row(game_id: str, kind: str, seq: int, number: int, record: Mapping[str, Any]) -> Pitch:
+    return Pitch(**pitch_values(game_id, kind, seq, number, record))
+
+
+def pitch_values(
+    game_id: str, kind: str, seq: int, number: int, record: Mapping[str, Any]
+) -> dict[str, Any]:
+    """A ``pitch`` row's columns (all but the generated key), as the command path writes them:
+    a plain dict, since building the ORM object only to read it back cost more than the rest
+    of the row."""
     challenge = record.get("challenge") or {}
     normal = normalize(record)
     thrown = pitch_thrown(normal)
-    return Pitch(
+    return dict(
         game_id=game_id,
         kind=kind,
         seq=seq,
@@ -58,6 +68,7 @@ def pitch_row(game_id: str, kind: str, seq: int, number: int, record: Mapping[st
         thrown=thrown,
         strike=thrown and is_strike(normal),
         **ninth_columns(record),
+        created_at=utcnow(),
     )
 
 
@@ -85,6 +96,10 @@ def ninth_columns(record: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def play_rows(game_id: str, seq: int, record: Mapping[str, Any]) -> list[PitchPlay]:
+    return [PitchPlay(**values) for values in play_values(game_id, seq, record)]
+
+
+def play_values(game_id: str, seq: int, record: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The ``pitch_play`` rows of one pitch record: its cards with their outcomes and steals,
     then its challenges, as :mod:`app.stats.cards` reads them (an ``RNH`` returned on a foul
     is not played, so it has no row). Written with the pitch row, in the same transaction."""
@@ -94,16 +109,16 @@ def play_rows(game_id: str, seq: int, record: Mapping[str, Any]) -> list[PitchPl
     offense = str(normal["offense"])
     plays = record_cards(normal)
     rows = [
-        PitchPlay(game_id=game_id, seq=seq, kind="card", position=i, side=play.side,
-                  offense=offense, code=play.code, succeeded=play.success, result=None,
-                  sb=sb, cs=cs)
+        dict(game_id=game_id, seq=seq, kind="card", position=i, side=play.side,
+             offense=offense, code=play.code, succeeded=play.success, result=None,
+             sb=sb, cs=cs)
         for i, (play, (sb, cs)) in enumerate(zip(plays, play_steals(normal, plays), strict=True))
     ]
     rows += [
-        PitchPlay(game_id=game_id, seq=seq, kind="challenge", position=i,
-                  side=str(c.get("side")), offense=offense, code=str(c.get("call")),
-                  succeeded=c.get("result") == "reverse", result=_opt_str(c.get("result")),
-                  sb=0, cs=0)
+        dict(game_id=game_id, seq=seq, kind="challenge", position=i,
+             side=str(c.get("side")), offense=offense, code=str(c.get("call")),
+             succeeded=c.get("result") == "reverse", result=_opt_str(c.get("result")),
+             sb=0, cs=0)
         for i, c in enumerate(normal["challenges"])
     ]
     return rows
