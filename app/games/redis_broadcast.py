@@ -118,7 +118,7 @@ class RedisBroadcaster:
             finally:
                 self._pubsub = None
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8
 
     def _dispatch(self, raw: dict[str, Any]) -> None:
         if raw.get("type") != "message" or raw["data"].startswith(self._own):
