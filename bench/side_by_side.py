@@ -57,10 +57,12 @@ def main() -> None:
     parser.add_argument("a", type=Path, help="tree A (before)")
     parser.add_argument("b", type=Path, help="tree B (after)")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("bench_args", nargs=argparse.REMAINDER,
-                        help="-- then bench/server.py's arguments")
-    args = parser.parse_args()
-    bench_args = args.bench_args[1:] if args.bench_args[:1] == ["--"] else args.bench_args
+    # Split at "--" by hand: argparse's REMAINDER after positionals also swallows the options
+    # before it (``--rounds``).
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:cut])
+    bench_args = argv[cut + 1:]
     trees = [args.a.resolve(), args.b.resolve()]
     ratios: dict[str, list[float]] = {}
     print("| round | figure | A | B | B / A |\n| --- | --- | --- | --- | --- |")
