@@ -52,17 +52,19 @@ def figures(run: dict[str, Any]) -> dict[str, float]:
             "p50_ms": float(run["latency_ms"]["p50"])}
 
 
-def main() -> None:
+def parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
+    """Its own options, and ``bench/server.py``'s (those after ``--``). Split by hand:
+    argparse's REMAINDER after the positionals would take ``--rounds`` along too."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("a", type=Path, help="tree A (before)")
     parser.add_argument("b", type=Path, help="tree B (after)")
     parser.add_argument("--rounds", type=int, default=3)
-    # Split at "--" by hand: argparse's REMAINDER after positionals also swallows the options
-    # before it (``--rounds``).
-    argv = sys.argv[1:]
     cut = argv.index("--") if "--" in argv else len(argv)
-    args = parser.parse_args(argv[:cut])
-    bench_args = argv[cut + 1:]
+    return parser.parse_args(argv[:cut]), argv[cut + 1:]
+
+
+def main() -> None:
+    args, bench_args = parse(sys.argv[1:])
     trees = [args.a.resolve(), args.b.resolve()]
     ratios: dict[str, list[float]] = {}
     print("| round | figure | A | B | B / A |\n| --- | --- | --- | --- | --- |")
