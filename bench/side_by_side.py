@@ -37,11 +37,13 @@ def run_both(trees: list[Path], bench_args: list[str]) -> list[dict[str, Any]]:
             [sys.executable, str(tree / "bench" / "server.py"), *bench_args],
             cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True))
     results = []
-    for process in running:
+    for tree, process in zip(trees, running, strict=True):
         out, _ = process.communicate()
         lines = [line for line in out.splitlines() if line.startswith("{")]
         if process.returncode != 0 or not lines:
-            raise SystemExit(f"bench/server.py failed ({process.returncode})")
+            failures = json.loads(lines[-1]).get("failures") if lines else None
+            raise SystemExit(f"bench/server.py of {tree} failed ({process.returncode}):"
+                             f" {failures}")
         results.append(json.loads(lines[-1]))
     return results
 
