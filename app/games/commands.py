@@ -722,7 +722,11 @@ class CommandPath:
             return _Commit(None, held_message, response, after)
         shown_views = service.per_viewer(engine, hold.state, finished=False,
                                          legal_now=hold.legal_by_side())
-        return _Commit(service.batch(after, shown, shown_views), held_message, response, after)
+        # Its header as of ``now``, while the hold lasts: a write slower than the pause (a busy
+        # server) would otherwise head the events before the pass with the seq after it, and
+        # every socket would take the held events, published next, for ones it had.
+        shown_message = service.batch_at(after, shown, shown_views, now)
+        return _Commit(shown_message, held_message, response, after)
 
     @asynccontextmanager
     async def _transaction(

@@ -222,7 +222,9 @@ def batch(
 def batch_at(
     game: LiveGame, events: list[dict[str, Any]], views: dict[str, Any], at: datetime
 ) -> dict[str, Any]:
-    """:func:`batch` as it will be published at ``at``, the end of the game's hold."""
+    """:func:`batch` with its header as the game may be seen at ``at``: the end of its hold
+    (the held part), or the commit's own time (the part before the held pass, whenever it is
+    published)."""
     return {"kind": "game", "game": game_header(game, at), "events": events, "views": views}
 
 

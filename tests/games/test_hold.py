@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import select
 
 from app.db import Database, utcnow
@@ -173,5 +175,34 @@ async def test_a_persons_early_pass_is_written_once_and_shown_at_its_time(
         _game, after = await _stored(live.database_url, table.game_id)
         assert not [c for c in after if c.command_id.startswith("pass:")
                     and c.response.get("first_seq") == seen + 1]
+    finally:
+        await table.close()
+
+
+async def test_a_commit_slower_than_its_pause_still_reaches_sockets_in_order(
+    live: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a busy server the held pass's time may pass while its command is still being
+    written. Here the command path's clock runs 30 s behind, so every hold has ended before
+    its commit is published (and the timer runner, on the true clock, plays each deadline at
+    once): a spectator must still see every event, in order, as the public log has it."""
+    from app.games import commands
+
+    def behind() -> datetime:
+        return utcnow() - timedelta(seconds=30)
+
+    monkeypatch.setattr(commands, "utcnow", behind)
+    table = await open_table(live.url, "base-on-board", PRO,
+                             timers={"auto_pass_ms": AUTO_PASS_MS}, spectators=1)
+    try:
+        watcher: Client = table.spectators[0]
+        await watcher.next(lambda m: m["type"] in ("state", "snapshot")
+                           and m["game"]["status"] == "finished", timeout=120)
+        _game, stored = await _stored(live.database_url, table.game_id)
+        assert any(c.command_id.endswith(":with") for c in stored), "no pass was held"
+        public = (await table.http.get(f"/api/games/{table.game_id}/events",
+                                       params={"limit": 5000})).json()["events"]
+        seen = watcher.events()
+        assert [s for s, _e in seen] == [e["seq"] for e in public]
     finally:
         await table.close()
