@@ -25,6 +25,10 @@ class Metrics:
             "bob_passes_held", "Passes written before their time and shown at it (app.games."
             "hold), by whose: the server's certain pass written with the command before it, or "
             "a person's early pass", ["who"], registry=r)
+        self.write_batch_games = Histogram(
+            "bob_write_batch_games", "Games whose commands went to the database in one "
+            "statement (app.games.group_write): 1 while it keeps up, more under load",
+            buckets=(1, 2, 4, 8, 16, 32, 64), registry=r)
         self.version_conflicts = Counter(
             "bob_version_conflicts", "Writes that lost the version check (another writer or a "
             "stale held game) and were read again", registry=r)

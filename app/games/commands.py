@@ -41,7 +41,7 @@ from app.engines.interface import (
     parse_side,
 )
 from app.errors import ApiError
-from app.games import one_statement, service
+from app.games import service
 from app.games.broadcast import Broadcaster
 from app.games.computer import (
     COMPUTER_ACTOR,
@@ -51,6 +51,7 @@ from app.games.computer import (
 )
 from app.games.deadline_heap import DeadlineHeap
 from app.games.fair_dice import RecordingDice
+from app.games.group_write import GroupWriter
 from app.games.hold import PASS_TYPE, Hold, active, visible_seq
 from app.games.hooks import FinishedGame, GameEndHooks
 from app.games.live import LiveGame, LiveGames
@@ -190,6 +191,9 @@ class CommandPath:
         self._releases: set[asyncio.Task[None]] = set()
         """Publications of held passes under way (kept so that none is collected early)."""
         self._engine: AsyncEngine | None = None
+        self._writes: GroupWriter | None = None
+        """The usual command's write on PostgreSQL (made on first use: a path built without a
+        database, as some tests do, never writes)."""
 
     def _check_roll_rate(
         self, game: LiveGame, side: str, action: dict[str, Any], submission: _Submission
@@ -688,13 +692,16 @@ class CommandPath:
             self.metrics.passes_held.labels("person").inc()
         seat = self._guard_values(game, request) if seat_guard else None
         appended = (service.event_values(game.id, stored), pitches, plays, draws, commands)
-        # The usual command is one statement; one that ends the game or hands a side to the
-        # computer (rare) is a transaction of plain statements.
+        # The usual command is one statement (together with other games' commands when the
+        # database is behind: app.games.group_write); one that ends the game or hands a side
+        # to the computer (rare) is a transaction of plain statements.
         if result is None and request.kind != STAND_IN and self.db.raw is not None:
             try:
-                async with self.db.raw.acquire() as raw:
-                    moved = await one_statement.write(raw, game.id, game.version, values,
-                                                      seat, appended)
+                if self._writes is None:
+                    self._writes = GroupWriter(self.db.raw,
+                                               self.metrics.write_batch_games.observe)
+                moved = await self._writes.write(game.id, game.version, values, seat,
+                                                 appended)
             except IntegrityError:  # the command id was used before: read again, answer again
                 raise _Conflict from None
             if not moved:

@@ -44,15 +44,15 @@ APPENDED: tuple[type[Base], ...] = (GameEvent, Pitch, PitchPlay, DiceDraw, Comma
 """The tables it appends to, in the statement's order."""
 
 
-def _table(model: type[Base]) -> Table:
-    table: Table = model.__table__  # type: ignore[assignment]
-    return table
+def table(model: type[Base]) -> Table:
+    found: Table = model.__table__  # type: ignore[assignment]
+    return found
 
 
-def _columns(model: type[Base]) -> list[str]:
+def columns(model: type[Base]) -> list[str]:
     """Every column but a generated key."""
     return [
-        c.name for c in _table(model).columns
+        c.name for c in table(model).columns
         if not (c.primary_key and c.autoincrement is True)
     ]
 
@@ -62,8 +62,8 @@ def statement(seat_guard: bool, appended: tuple[bool, ...]) -> TextClause:
     """The statement for one shape: whether the actor's seat and session are checked, which
     tables get rows (``appended[i]`` for ``APPENDED[i]``). It returns 1 when it applied, 0
     when not."""
-    games, seats, sessions = _table(Game).name, _table(Seat).name, _table(DeviceSession).name
-    jsonb = {c.name for c in _table(Game).columns if c.type.__class__.__name__ == "JSON"}
+    games, seats, sessions = table(Game).name, table(Seat).name, table(DeviceSession).name
+    jsonb = {c.name for c in table(Game).columns if c.type.__class__.__name__ == "JSON"}
     sets = ", ".join(
         f"{c} = CAST(:{c} AS jsonb)" if c in jsonb else f"{c} = :{c}" for c in UPDATED
     )
@@ -78,11 +78,11 @@ def statement(seat_guard: bool, appended: tuple[bool, ...]) -> TextClause:
     for index, (model, present) in enumerate(zip(APPENDED, appended, strict=True)):
         if not present:
             continue
-        columns = ", ".join(_columns(model))
-        picked = ", ".join(f"r.{c}" for c in _columns(model))
+        names = ", ".join(columns(model))
+        picked = ", ".join(f"r.{c}" for c in columns(model))
         parts.append(
-            f"i{index} AS (INSERT INTO {_table(model).name} ({columns}) SELECT {picked}"
-            f" FROM g, jsonb_populate_recordset(NULL::{_table(model).name},"
+            f"i{index} AS (INSERT INTO {table(model).name} ({names}) SELECT {picked}"
+            f" FROM g, jsonb_populate_recordset(NULL::{table(model).name},"
             f" CAST(:rows{index} AS jsonb)) AS r)"
         )
     return text("WITH " + ", ".join(parts) + " SELECT count(*) FROM g")
