@@ -1,3 +1,5 @@
+import ast
+import inspect
 import json
 from importlib import resources
 from typing import Any
@@ -130,3 +132,49 @@ def test_every_entry_in_the_file_has_both_languages() -> None:
 
     raw.pop("aliases")
     assert walk(raw, "") > 100
+
+
+def _results_the_engine_writes() -> set[str]:
+    """Every code the Base on Board engine can end a pitch with, read from its source: the
+    plate-appearance result and the pitch result of each ``_end_pitch`` call and the result of
+    each ``_interrupted`` one, plus the pickoffs a challenge reverses (``code + ">safe"``)."""
+    from app.engines.base_on_board import data, engine
+
+    tree = ast.parse(inspect.getsource(engine))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        wanted = {"_end_pitch": node.args[2:4], "_interrupted": node.args[2:3]}
+        for arg in wanted.get(node.func.attr, []):
+            # A literal, or either literal of ``a if c else b``; ``"HT:" + face`` is a hit,
+            # always shown by its plate-appearance result.
+            branches = [arg.body, arg.orelse] if isinstance(arg, ast.IfExp) else [arg]
+            found.update(
+                b.value
+                for b in branches
+                if isinstance(b, ast.Constant) and isinstance(b.value, str)
+            )
+    pickoffs = {"PO1", "PO2", "CO1", "CO3"} & data.OFFENSE_CHALLENGEABLE
+    return found | {f"{code}>safe" for code in pickoffs}
+
+
+# The sections the play-by-play looks a result up in (static/js/catalogue.js BOB_SECTIONS.result).
+RESULT_SECTIONS = ["results", "dice.pitch", "dice.bat", "dice.hit", "offense_cards",
+                   "defense_cards", "tokens", "terms"]  # fmt: skip
+
+
+def test_every_result_the_engine_writes_has_words() -> None:
+    """A pitch's result is shown in the play-by-play with its words (a challenge's reversal,
+    ``HR>F``, once reached a phone with none)."""
+    codes_found = _results_the_engine_writes()
+    assert {"HR>F", "GA>1B", "BD>safe", "PO1>safe", "K", "SF"} <= codes_found
+    missing = []
+    for code in sorted(codes_found):
+        known = [s for s in RESULT_SECTIONS if code in codes(GAME, s)]
+        if not known:
+            missing.append(code)
+            continue
+        for lang in LANGS:
+            assert words(GAME, code, lang, section=known[0]).strip()
+    assert missing == []
