@@ -34,13 +34,15 @@ class Cluster:
         self._nginx: Nginx | None = None
 
     def start(self) -> Cluster:
-        for server in self.servers:
-            server.env["PUBLIC_URL"] = self.url
-            server.start()
-        self._nginx = Nginx(self.dir, [s.port for s in self.servers], self.port)
+        """Every server, then the proxy; on any failure (a server that does not come up, no
+        nginx on the machine) whatever did start is stopped, so no server outlives the test."""
         try:
+            for server in self.servers:
+                server.env["PUBLIC_URL"] = self.url
+                server.start()
+            self._nginx = Nginx(self.dir, [s.port for s in self.servers], self.port)
             self._nginx.start()
-        except RuntimeError:
+        except BaseException:
             self.stop()
             raise
         return self
