@@ -41,6 +41,7 @@ from app.games.commands import CommandRequest
 from app.games.hold import visible_seq
 from app.games.models import Game
 from app.realtime import chatter, messages
+from app.realtime.mailbox import Mailbox
 from app.rooms.models import Room
 from app.seats.models import Seat
 from app.throttle import TokenBucket
@@ -113,7 +114,7 @@ class RoomConnection:
         """The last event sent of ``game_id``."""
         self.state_seq = 0
         """The seq of the last state or snapshot sent of ``game_id``."""
-        self._queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+        self._queue: Mailbox[tuple[Any, ...]] = Mailbox()
         self._games_queued = 0
         self._behind = False
         """Broadcasts were dropped (a slow socket): catch up once the queue has drained."""
