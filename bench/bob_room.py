@@ -1,0 +1,204 @@
+"""How much room above ``normal`` a Base on Board position leaves, measured decision by decision.
+
+A match of a thousand games tells one win rate with a couple of points of dice noise. This
+measures the same thing where it is made: at each decision. ``normal`` plays both sides of
+whole games; at each decision with more than one legal action, every action's value is
+estimated in the position **as it truly is** (the other hand and every deck order as they
+are; only the dice fresh: the ``oracle`` deal), by ``--rows`` play-outs of each action with the
+same dice (``normal`` to the end of the half, then the tier's leaf, exactly as ``hard`` values
+an action). Against ``normal``'s own choice that gives:
+
+* each player's **advantage**: the value of the action ``hard``, ``seer`` and ``oracle``
+  (``--budget`` play-outs each, dealt as in ``bob simulate``) would take there, minus that of
+  ``normal``'s; 0 where they agree;
+* the **room**: the advantage of the best action, chosen on half the rows and valued on the
+  other half (then the other way round, and the two averaged), so that the noise of the
+  choice does not count as room.
+
+A policy's win rate against ``normal`` over seat-balanced games is 50% plus the sum of its
+advantages over its own decisions in a game (the performance-difference identity; here summed
+over ``normal``'s games, whose positions are those the player meets to first order), so
+``per_game`` = mean advantage x decisions a side makes in a game. The per-decision values are
+unbiased for the leaf's model; their standard error includes the play-out noise.
+
+    .venv/bin/python bench/bob_room.py --tier lite --games 20 --seed 1 --out room.jsonl
+    .venv/bin/python bench/bob_room.py --summarise room.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from app.engines.base_on_board.engine import Engine
+from app.engines.base_on_board.policy import (
+    _normal_choice,
+    _override,
+    determinise,
+    hard_samples,
+)
+from app.engines.base_on_board.reading import HandReading
+from app.engines.base_on_board.state import State
+from app.engines.dice import SeededDice
+from app.engines.interface import Action, Side
+
+PLAYERS = ("hard", "seer", "oracle")
+Deal = Callable[[State, Side, random.Random], State]
+
+
+def _true_world(state: State, side: Side, rng: random.Random) -> State:
+    return state.clone()
+
+
+def _see_hand(state: State, side: Side, rng: random.Random) -> State:
+    return determinise(state, side, rng, their_hand=True)
+
+
+def _search_choice(
+    engine: Engine, state: State, side: Side, actions: list[Action], preferred: int,
+    budget: int, deal: Deal, rng: random.Random,
+) -> int:
+    """The index ``hard``'s search takes with ``deal`` (its rows and its confidence rule)."""
+    rows = hard_samples(engine, state, side, actions, rng.randrange, budget, deal=deal)
+    return _override(rows, preferred)
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+def measure(
+    engine: Engine, state: State, side: Side, actions: list[Action], reading: HandReading,
+    budget: int, rows: int, rng: random.Random,
+) -> dict[str, Any]:
+    """One decision: each player's choice and advantage over ``normal``, and the room."""
+    preferred = actions.index(_normal_choice(engine, state, side, actions))
+    chosen = {
+        "hard": _search_choice(engine, state, side, actions, preferred, budget, reading.deal,
+                               rng),
+        "seer": _search_choice(engine, state, side, actions, preferred, budget, _see_hand, rng),
+        "oracle": _search_choice(engine, state, side, actions, preferred, budget, _true_world,
+                                 rng),
+    }
+    table = hard_samples(engine, state, side, actions, rng.randrange,
+                         budget=rows * len(actions), deal=_true_world)
+    diffs = [[row[j] - row[preferred] for row in table] for j in range(len(actions))]
+    half = len(table) // 2
+
+    def split_best(pick_from: slice, value_on: slice) -> float:
+        best = max(range(len(actions)), key=lambda j: _mean(diffs[j][pick_from]))
+        return _mean(diffs[best][value_on])
+
+    room = (split_best(slice(0, half), slice(half, None))
+            + split_best(slice(half, None), slice(0, half))) / 2 if half else 0.0
+    return {
+        "side": side, "inning": state.inning, "half": state.half, "window": state.queue[0][1],
+        "actions": len(actions), "rows": len(table), "normal": preferred,
+        "chosen": chosen, "kinds": [action["type"] for action in actions],
+        "advantage": {name: _mean(diffs[j]) for name, j in chosen.items()},
+        "room": room,
+        "naive_room": max(_mean(d) for d in diffs),
+    }
+
+
+def run(
+    tier: str, games: int, seed: int, budget: int, rows: int, innings: int = 3,
+    out: Any = None,
+) -> list[dict[str, Any]]:
+    """``games`` games of ``normal`` against itself; every decision with a choice measured."""
+    engine = Engine(SeededDice(seed))
+    rng = random.Random(seed)
+    records: list[dict[str, Any]] = []
+    for game in range(games):
+        state = engine.new_game({"tier": tier, "innings": innings, "fast_play": True})
+        readings = {side: HandReading(side) for side in ("home", "away")}
+        while state.result is None:
+            side: Side = state.queue[0][0]  # type: ignore[assignment]
+            actions = engine.legal_actions(state, side)
+            if len(actions) > 1:
+                record = measure(engine, state, side, actions, readings[side], budget, rows,
+                                 rng)
+                record.update(game=game, seed=seed, tier=tier, budget=budget)
+                records.append(record)
+                if out is not None:
+                    out.write(json.dumps(record) + "\n")
+                    out.flush()
+            action = _normal_choice(engine, state, side, actions)
+            for reading in readings.values():
+                reading.observe(engine, state, side, action)
+            engine.step_in_place(state, action)
+    return records
+
+
+def summarise(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Mean advantage per decision with its standard error, and per game of one side."""
+    records = list(records)
+    games = {(r["seed"], r["game"]) for r in records}
+    per_side_game = len(records) / (2 * len(games)) if games else 0.0
+
+    def stat(values: list[float]) -> dict[str, float]:
+        n = len(values)
+        mean = _mean(values)
+        var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+        se = math.sqrt(var / n)
+        return {
+            "per_decision": round(mean, 6), "se": round(se, 6),
+            "per_game": round(mean * per_side_game, 4),
+            "per_game_ci95": [round((mean - 1.96 * se) * per_side_game, 4),
+                              round((mean + 1.96 * se) * per_side_game, 4)],
+        }
+
+    summary: dict[str, Any] = {
+        "decisions": len(records), "games": len(games),
+        "decisions_per_side_game": round(per_side_game, 2),
+        "tiers": sorted({r["tier"] for r in records}),
+        "budgets": sorted({r["budget"] for r in records}),
+    }
+    for name in PLAYERS:
+        values = [r["advantage"][name] for r in records]
+        summary[name] = stat(values) | {
+            "differs_from_normal": round(
+                sum(r["chosen"][name] != r["normal"] for r in records) / len(records), 4),
+        }
+    summary["room"] = stat([r["room"] for r in records])
+    summary["naive_room"] = stat([r["naive_room"] for r in records])
+    return summary
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tier", default="lite")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--innings", type=int, default=3)
+    parser.add_argument("--budget", type=int, default=100,
+                        help="play-outs a decision for hard, seer and oracle")
+    parser.add_argument("--rows", type=int, default=1000,
+                        help="play-outs of each action in the true position")
+    parser.add_argument("--out", type=Path, help="one JSON line per decision, appended")
+    parser.add_argument("--summarise", type=Path, nargs="+", metavar="JSONL",
+                        help="summarise these files instead of playing")
+    args = parser.parse_args(argv)
+    if args.summarise:
+        records = [json.loads(line) for path in args.summarise
+                   for line in path.read_text().splitlines() if line.strip()]
+        print(json.dumps(summarise(records), indent=1))
+        return
+    started = time.perf_counter()
+    with (args.out.open("a") if args.out else open("/dev/null", "w")) as out:
+        records = run(args.tier, args.games, args.seed, args.budget, args.rows,
+                      args.innings, out)
+    summary = summarise(records) | {"seconds": round(time.perf_counter() - started, 1)}
+    json.dump(summary, sys.stdout, indent=1)
+    print()
+
+
+if __name__ == "__main__":
+    main()
