@@ -17,9 +17,13 @@ an action). Against ``normal``'s own choice that gives:
 
 A policy's win rate against ``normal`` over seat-balanced games is 50% plus the sum of its
 advantages over its own decisions in a game (the performance-difference identity; here summed
-over ``normal``'s games, whose positions are those the player meets to first order), so
-``per_game`` = mean advantage x decisions a side makes in a game. The per-decision values are
-unbiased for the leaf's model; their standard error includes the play-out noise.
+over ``normal``'s games, whose positions are those the player meets to first order).
+``per_game`` is that sum (both sides' decisions, halved), with an interval over games. The
+values are unbiased for the leaf's model; their error includes the play-out noise.
+
+``hard``'s own estimate of each action's gain is kept too (``estimates``), so that other
+confidence rules than its two standard errors can be valued offline (``rules``: the points a
+game each rule would take, by the true gains of what it chooses).
 
     .venv/bin/python bench/bob_room.py --tier lite --games 20 --seed 1 --out room.jsonl
     .venv/bin/python bench/bob_room.py --summarise room.jsonl
@@ -39,6 +43,7 @@ from typing import Any
 
 from app.engines.base_on_board.engine import Engine
 from app.engines.base_on_board.policy import (
+    _MIN_GAIN,
     _normal_choice,
     _override,
     determinise,
@@ -64,10 +69,38 @@ def _see_hand(state: State, side: Side, rng: random.Random) -> State:
 def _search_choice(
     engine: Engine, state: State, side: Side, actions: list[Action], preferred: int,
     budget: int, deal: Deal, rng: random.Random,
-) -> int:
-    """The index ``hard``'s search takes with ``deal`` (its rows and its confidence rule)."""
+) -> tuple[int, list[list[float]]]:
+    """The index ``hard``'s search takes with ``deal`` (its rows and its confidence rule),
+    and its estimate of each action's gain over ``normal``'s: [mean, standard error]."""
     rows = hard_samples(engine, state, side, actions, rng.randrange, budget, deal=deal)
-    return _override(rows, preferred)
+    return _override(rows, preferred), [_gain(rows, j, preferred) for j in range(len(actions))]
+
+
+def _gain(rows: list[list[float]], j: int, preferred: int) -> list[float]:
+    diffs = [row[j] - row[preferred] for row in rows]
+    mean = _mean(diffs)
+    n = len(diffs)
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    return [mean, math.sqrt(var / n)]
+
+
+RULES: tuple[float | None, ...] = (None, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
+"""Confidence rules tried on ``hard``'s own estimates: leave ``normal``'s choice for the best
+estimated gain that is this many standard errors above zero (and at least ``_MIN_GAIN``);
+``None``: the best estimated gain, however small."""
+
+
+def rule_choice(estimates: list[list[float]], preferred: int, confidence: float | None) -> int:
+    """The action a confidence rule takes from per-action [gain, standard error] estimates."""
+    best, best_gain = preferred, 0.0
+    for j, (mean, se) in enumerate(estimates):
+        if j == preferred:
+            continue
+        if confidence is not None and (mean < _MIN_GAIN or mean <= confidence * se):
+            continue
+        if mean > best_gain:
+            best, best_gain = j, mean
+    return best
 
 
 def _mean(values: list[float]) -> float:
@@ -80,13 +113,14 @@ def measure(
 ) -> dict[str, Any]:
     """One decision: each player's choice and advantage over ``normal``, and the room."""
     preferred = actions.index(_normal_choice(engine, state, side, actions))
-    chosen = {
+    searched = {
         "hard": _search_choice(engine, state, side, actions, preferred, budget, reading.deal,
                                rng),
         "seer": _search_choice(engine, state, side, actions, preferred, budget, _see_hand, rng),
         "oracle": _search_choice(engine, state, side, actions, preferred, budget, _true_world,
                                  rng),
     }
+    chosen = {name: index for name, (index, _) in searched.items()}
     table = hard_samples(engine, state, side, actions, rng.randrange,
                          budget=rows * len(actions), deal=_true_world)
     diffs = [[row[j] - row[preferred] for row in table] for j in range(len(actions))]
@@ -105,6 +139,8 @@ def measure(
         "advantage": {name: _mean(diffs[j]) for name, j in chosen.items()},
         "room": room,
         "naive_room": max(_mean(d) for d in diffs),
+        "true_gain": [_mean(d) for d in diffs],
+        "estimates": {name: estimates for name, (_, estimates) in searched.items()},
     }
 
 
@@ -138,21 +174,29 @@ def run(
 
 
 def summarise(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """Mean advantage per decision with its standard error, and per game of one side."""
+    """Each player's advantage per decision, and per game of one side with a 95% interval
+    and a z-score. The interval's standard error is taken over games (each game's sum), not
+    over decisions, since the decisions of one game are not independent of each other."""
     records = list(records)
-    games = {(r["seed"], r["game"]) for r in records}
+    games = sorted({(r["seed"], r["game"]) for r in records})
     per_side_game = len(records) / (2 * len(games)) if games else 0.0
 
-    def stat(values: list[float]) -> dict[str, float]:
-        n = len(values)
-        mean = _mean(values)
-        var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    def stat(
+        rows: list[dict[str, Any]], value: Callable[[dict[str, Any]], float], sides: int = 2,
+    ) -> dict[str, Any]:
+        sums = dict.fromkeys(games, 0.0)
+        for r in rows:
+            sums[(r["seed"], r["game"])] += value(r) / sides
+        per_game = list(sums.values())
+        n = len(per_game)
+        mean = _mean(per_game)
+        var = sum((v - mean) ** 2 for v in per_game) / (n - 1) if n > 1 else 0.0
         se = math.sqrt(var / n)
         return {
-            "per_decision": round(mean, 6), "se": round(se, 6),
-            "per_game": round(mean * per_side_game, 4),
-            "per_game_ci95": [round((mean - 1.96 * se) * per_side_game, 4),
-                              round((mean + 1.96 * se) * per_side_game, 4)],
+            "per_decision": round(_mean([value(r) for r in rows]), 6),
+            "per_game": round(mean, 4), "se": round(se, 5),
+            "per_game_ci95": [round(mean - 1.96 * se, 4), round(mean + 1.96 * se, 4)],
+            "z": round(mean / se, 2) if se else None,
         }
 
     summary: dict[str, Any] = {
@@ -162,13 +206,33 @@ def summarise(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "budgets": sorted({r["budget"] for r in records}),
     }
     for name in PLAYERS:
-        values = [r["advantage"][name] for r in records]
-        summary[name] = stat(values) | {
+        summary[name] = stat(records, lambda r, name=name: r["advantage"][name]) | {
             "differs_from_normal": round(
                 sum(r["chosen"][name] != r["normal"] for r in records) / len(records), 4),
         }
-    summary["room"] = stat([r["room"] for r in records])
-    summary["naive_room"] = stat([r["naive_room"] for r in records])
+    with_estimates = [r for r in records if "estimates" in r]
+    if with_estimates:
+        summary["rules"] = {
+            name: {
+                "none" if c is None else f"{c:g} se": stat(
+                    with_estimates,
+                    lambda r, name=name, c=c: r["true_gain"][
+                        rule_choice(r["estimates"][name], r["normal"], c)],
+                )["per_game"]
+                for c in RULES
+            }
+            for name in PLAYERS
+        }
+    summary["room"] = stat(records, lambda r: r["room"])
+    summary["naive_room"] = stat(records, lambda r: r["naive_room"])
+    summary["by_side"] = {}
+    for side in ("home", "away"):
+        mine = [r for r in records if r["side"] == side]
+        if mine:
+            summary["by_side"][side] = {
+                name: stat(mine, lambda r, name=name: r["advantage"][name], sides=1)
+                for name in PLAYERS
+            } | {"room": stat(mine, lambda r: r["room"], sides=1)}
     return summary
 
 
