@@ -32,6 +32,7 @@ game each rule would take, by the true gains of what it chooses).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import random
@@ -46,24 +47,16 @@ from app.engines.base_on_board.policy import (
     _MIN_GAIN,
     _normal_choice,
     _override,
-    determinise,
     hard_samples,
 )
 from app.engines.base_on_board.reading import HandReading
 from app.engines.base_on_board.state import State
 from app.engines.dice import SeededDice
 from app.engines.interface import Action, Side
+from app.sim.base_on_board import _see_all, _see_hand
 
 PLAYERS = ("hard", "seer", "oracle")
 Deal = Callable[[State, Side, random.Random], State]
-
-
-def _true_world(state: State, side: Side, rng: random.Random) -> State:
-    return state.clone()
-
-
-def _see_hand(state: State, side: Side, rng: random.Random) -> State:
-    return determinise(state, side, rng, their_hand=True)
 
 
 def _search_choice(
@@ -117,13 +110,13 @@ def measure(
         "hard": _search_choice(engine, state, side, actions, preferred, budget, reading.deal,
                                rng),
         "seer": _search_choice(engine, state, side, actions, preferred, budget, _see_hand, rng),
-        "oracle": _search_choice(engine, state, side, actions, preferred, budget, _true_world,
-                                 rng),
+        "oracle": _search_choice(engine, state, side, actions, preferred, budget, _see_all, rng),
     }
     chosen = {name: index for name, (index, _) in searched.items()}
     table = hard_samples(engine, state, side, actions, rng.randrange,
-                         budget=rows * len(actions), deal=_true_world)
+                         budget=rows * len(actions), deal=_see_all)
     diffs = [[row[j] - row[preferred] for row in table] for j in range(len(actions))]
+    gains = [_mean(d) for d in diffs]
     half = len(table) // 2
 
     def split_best(pick_from: slice, value_on: slice) -> float:
@@ -136,10 +129,10 @@ def measure(
         "side": side, "inning": state.inning, "half": state.half, "window": state.queue[0][1],
         "actions": len(actions), "rows": len(table), "normal": preferred,
         "chosen": chosen, "kinds": [action["type"] for action in actions],
-        "advantage": {name: _mean(diffs[j]) for name, j in chosen.items()},
+        "advantage": {name: gains[j] for name, j in chosen.items()},
         "room": room,
-        "naive_room": max(_mean(d) for d in diffs),
-        "true_gain": [_mean(d) for d in diffs],
+        "naive_room": max(gains),
+        "true_gain": gains,
         "estimates": {name: estimates for name, (_, estimates) in searched.items()},
     }
 
@@ -256,7 +249,7 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(summarise(records), indent=1))
         return
     started = time.perf_counter()
-    with (args.out.open("a") if args.out else open("/dev/null", "w")) as out:
+    with args.out.open("a") if args.out else contextlib.nullcontext() as out:
         records = run(args.tier, args.games, args.seed, args.budget, args.rows,
                       args.innings, out)
     summary = summarise(records) | {"seconds": round(time.perf_counter() - started, 1)}

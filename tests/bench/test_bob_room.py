@@ -3,11 +3,20 @@ turns them into points of a game."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from bench.bob_room import rule_choice, run, summarise
 
 
-def test_every_decision_is_measured_against_normals_choice() -> None:
-    records = run("lite", games=1, seed=3, budget=8, rows=6, innings=3)
+@pytest.fixture(scope="module")
+def records() -> list[dict[str, Any]]:
+    """One small Lite game, measured once for the tests that read it."""
+    return run("lite", games=1, seed=3, budget=8, rows=6, innings=3)
+
+
+def test_every_decision_is_measured_against_normals_choice(records: list[dict[str, Any]]) -> None:
     assert records, "a Lite game has decisions with a choice"
     for record in records:
         assert record["rows"] == 6
@@ -27,9 +36,8 @@ def test_the_summary_sums_each_game_and_halves_it_for_one_side() -> None:
                 "advantage": {"hard": hard, "seer": 0.0, "oracle": 0.0},
                 "room": 0.01, "naive_room": 0.02}
 
-    records = [record(0, "home", 0.01), record(0, "away", 0.0),
-               record(1, "home", 0.03), record(1, "away", 0.01)]
-    summary = summarise(records)
+    summary = summarise([record(0, "home", 0.01), record(0, "away", 0.0),
+                         record(1, "home", 0.03), record(1, "away", 0.01)])
     assert summary["decisions_per_side_game"] == 1.0  # 4 decisions, 2 games, 2 sides
     assert summary["hard"]["per_decision"] == 0.0125
     assert summary["hard"]["per_game"] == 0.0125  # games sum to 0.005 and 0.02 a side
@@ -50,8 +58,9 @@ def test_a_confidence_rule_leaves_normal_only_for_a_clear_enough_gain() -> None:
     assert rule_choice([[0.0, 0.0], [0.001, 0.0]], 0, 0.0) == 0  # under the minimum gain
 
 
-def test_the_rules_are_valued_by_the_true_gain_of_what_they_choose() -> None:
-    records = run("lite", games=1, seed=3, budget=8, rows=6, innings=3)
+def test_the_rules_are_valued_by_the_true_gain_of_what_they_choose(
+    records: list[dict[str, Any]],
+) -> None:
     for record in records:
         assert record["true_gain"][record["normal"]] == 0.0
         for name in record["chosen"]:
