@@ -12,10 +12,12 @@ Prints one JSON line: commands per second (over the whole run and over the stead
 the last table's start to the first table's end), the latency from a command's send to the last
 spectator's receipt of its first event (p50 / p99 / p99.9 / max, merged over every bot
 process), and where the CPU went: the server process's CPU time per command (utime + stime
-from ``/proc/<pid>/stat``; also as a share of one core over the run), all PostgreSQL processes'
-CPU, the bot processes' CPU, and the machine's busy share; and the server's RSS before the load
-and over the steady part. With ``--count-frames`` the bots run under ``bench/counted_bots.py``,
-which counts the WebSocket frames their sockets receive.
+from ``/proc/<pid>/stat``; also as a share of one core over the run, and over the steady part
+alone, sampled every half second: ``steady_server_core_share`` and, per bot command of that
+part, ``steady_server_cpu_ms_per_command``, which leave out the tables' arrival), all
+PostgreSQL processes' CPU, the bot processes' CPU, and the machine's busy share; and the
+server's RSS before the load and over the steady part. With ``--count-frames`` the bots run
+under ``bench/counted_bots.py``, which counts the WebSocket frames their sockets receive.
 
 ``--processes N`` (N > 1) runs N ``bob serve`` processes, each on its own free loopback port,
 on the same PostgreSQL database and one Redis (fan-out and room leases under key prefixes of
@@ -289,6 +291,10 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
         total = machine_after[1] - machine_before[1]
         window = steady_window(samples)
         steady_each = [r.median_between(*window) if window else None for r in rss]
+        steady_cores = [r.core_share_between(*window) if window else None for r in rss]
+        steady_core = None if None in steady_cores else sum(
+            c for c in steady_cores if c is not None)
+        steady_rate = (merged.get("steady") or {}).get("commands_per_second")
         rss_before = (None if None in rss_before_each
                       else sum(kb for kb in rss_before_each if kb is not None))
         rss_steady = (None if None in steady_each
@@ -321,6 +327,8 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
             "applied_per_second": per(applied_total, seconds, digits=1),
             "server_cpu_ms_per_applied": per(server_cpu, applied_total, 1000),
             "server_cpu_share": per(server_cpu, seconds, digits=3),
+            "steady_server_core_share": None if steady_core is None else round(steady_core, 3),
+            "steady_server_cpu_ms_per_command": per(steady_core, steady_rate, 1000),
             "server_processes": [{
                 "cpu_seconds": None if cpu is None else round(cpu, 2),
                 "share_of_server_cpu": per(cpu, server_cpu, digits=3),

@@ -164,19 +164,24 @@ def process_rss_kb(pid: int) -> int | None:
 
 
 class RssSampler:
-    """Samples a process's RSS every ``interval`` seconds in a thread: (wall-clock time, KiB)."""
+    """Samples a process's RSS every ``interval`` seconds in a thread: (wall-clock time, KiB),
+    and its CPU seconds so far (``cpu``: (time, seconds)), so that the steady part's CPU can be
+    told from the whole run's, which includes the tables' arrival."""
 
     def __init__(self, pid: int, interval: float = 0.5) -> None:
         self.pid, self.interval = pid, interval
         self.samples: list[tuple[float, int]] = []
+        self.cpu: list[tuple[float, float]] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            rss = process_rss_kb(self.pid)
+            rss, cpu, now = process_rss_kb(self.pid), process_cpu(self.pid), time.time()
             if rss is not None:
-                self.samples.append((time.time(), rss))
+                self.samples.append((now, rss))
+            if cpu is not None:
+                self.cpu.append((now, cpu))
             self._stop.wait(self.interval)
 
     def __enter__(self) -> RssSampler:
@@ -190,6 +195,13 @@ class RssSampler:
     def median_between(self, start: float, end: float) -> float | None:
         inside = [kb for t, kb in self.samples if start <= t <= end]
         return statistics.median(inside) if inside else None
+
+    def core_share_between(self, start: float, end: float) -> float | None:
+        """CPU seconds a second between the first and last samples inside (start, end)."""
+        inside = [(t, cpu) for t, cpu in self.cpu if start <= t <= end]
+        if len(inside) < 2 or inside[-1][0] - inside[0][0] < 1.0:
+            return None
+        return (inside[-1][1] - inside[0][1]) / (inside[-1][0] - inside[0][0])
 
 
 def postgres_cpu() -> float:

@@ -118,6 +118,8 @@ class RoomConnection:
         self._games_queued = 0
         self._behind = False
         """Broadcasts were dropped (a slow socket): catch up once the queue has drained."""
+        self._room_told: dict[str, Any] | None = None
+        """The room part (spectators, seats) of the last heartbeat sent."""
         settings = ctx.settings
         self.bucket = TokenBucket(settings.ws_rate_per_second, settings.ws_rate_burst)
         self.chat_bucket = TokenBucket(settings.ws_chat_per_second, settings.ws_chat_burst)
@@ -221,8 +223,14 @@ class RoomConnection:
         self._games_queued += 1
         self._put("game", message)
 
-    def heartbeat(self, game_id: str, seq: int, room: dict[str, Any] | None = None) -> None:
-        self._put("heartbeat", game_id, seq, room or {})
+    def heartbeat(self, game_id: str, seq: int, room: dict[str, Any] | None = None,
+                  tell_anyway: bool = True) -> None:
+        room = room or {}
+        if not tell_anyway and game_id == self.game_id and seq <= self.seq \
+                and room == self._room_told:
+            # Its stream is there and its client was told this room: no frame, no wake-up.
+            return
+        self._put("heartbeat", game_id, seq, room)
 
     def end_session(self) -> None:
         """The device session behind this socket ended: send nothing more, close with 4001."""
@@ -312,6 +320,7 @@ class RoomConnection:
             await self._catch_up(self.seq, self.game_id, "heartbeat")
         await self._send_now(encode({"type": "heartbeat", "game_id": game_id, "seq": seq,
                                      **room}))
+        self._room_told = room
 
     async def _on_seats(self) -> None:
         """The room changed (seats, a rematch offer): say so, so the client reads the room

@@ -40,15 +40,24 @@ SLICE_SOCKETS = 100
 behind it for a quarter of a second (the p99 of a human-pace run)."""
 SPREAD = 0.5
 """The share of the heartbeat period the slices are spread over."""
+TELL_ANYWAY_EVERY = 3
+"""Every this many beats a socket is sent its heartbeat even when it would tell the client
+nothing new. In between, a socket already sent the room's seq and the same spectator count
+and seats is sent nothing: at human pace the beats were a third of all frames (a thousand a
+second for a thousand games), and each one costs a write and a wake-up of its writer. The
+beat still checks every socket's stream each time; only the frame waits. A client that lost
+frames on their way (the case the heartbeat's ``seq`` is for) is told within this many beats."""
 
 
 class Watcher(Protocol):
     @property
     def viewer(self) -> str: ...
 
-    def heartbeat(self, game_id: str, seq: int, room: dict[str, Any]) -> None:
+    def heartbeat(self, game_id: str, seq: int, room: dict[str, Any],
+                  tell_anyway: bool = True) -> None:
         """``room``: ``spectators`` (the count) and ``seats`` (who sits where, connected or
-        not), shared by the room's sockets."""
+        not), shared by the room's sockets. Without ``tell_anyway`` the socket may send
+        nothing if its client already knows all of it (see :data:`TELL_ANYWAY_EVERY`)."""
         ...
 
 
@@ -64,6 +73,7 @@ class RoomWatch:
         self.heartbeat_seconds = heartbeat_seconds
         self.rooms: defaultdict[str, set[Watcher]] = defaultdict(set)
         self._latest: dict[str, tuple[str, int]] = {}
+        self._beats = 0
 
     async def add(self, room_id: str, socket: Watcher) -> None:
         self.rooms[room_id].add(socket)
@@ -122,6 +132,8 @@ class RoomWatch:
             watching = await self.headcount.exchange(local)
         except Exception:  # Redis away: this process's own count is the best known
             watching = local
+        self._beats += 1
+        tell_anyway = self._beats % TELL_ANYWAY_EVERY == 1 or TELL_ANYWAY_EVERY == 1
         total = sum(len(sockets) for sockets in self.rooms.values())
         pause = self.heartbeat_seconds * SPREAD / max(1, -(-total // SLICE_SOCKETS))
         handed = 0
@@ -134,7 +146,7 @@ class RoomWatch:
                 room = {"spectators": watching.get(room_id, local.get(room_id, 0)),
                         "seats": seats.get(room_id, [])}
                 for socket in list(sockets):
-                    socket.heartbeat(*found, room)
+                    socket.heartbeat(*found, room, tell_anyway)
                 handed += len(sockets)
 
     async def run_forever(self) -> None:
