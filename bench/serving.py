@@ -91,11 +91,14 @@ def server_process(
 
 def serve_command(port: int, profile_suffix: str = "") -> list[str]:
     """The command line of one ``bob serve`` on ``port``: under ``bench/profiled.py``, writing
-    to ``BENCH_PROFILE`` + ``profile_suffix``, when ``BENCH_PROFILE`` is set."""
+    to ``BENCH_PROFILE`` + ``profile_suffix``, when ``BENCH_PROFILE`` is set, or under
+    ``bench/stalls.py``, writing to ``BENCH_STALLS`` + ``profile_suffix``, when that is."""
     command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
-    if os.environ.get("BENCH_PROFILE"):
-        out = os.environ["BENCH_PROFILE"] + profile_suffix
-        command[1:1] = [str(ROOT / "bench" / "profiled.py"), out]
+    for variable, wrapper in (("BENCH_PROFILE", "profiled.py"), ("BENCH_STALLS", "stalls.py")):
+        if os.environ.get(variable):
+            out = os.environ[variable] + profile_suffix
+            command[1:1] = [str(ROOT / "bench" / wrapper), out]
+            break
     return command
 
 
