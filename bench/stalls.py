@@ -14,7 +14,13 @@ A sampling profiler averages over the whole run, where a 100 ms pause every few 
 percent or two of the samples; a p99 is made of exactly those pauses, so this records each one
 with what was running. At SIGTERM (``bench/server.py`` stops its servers so) it writes ``OUT``
 as JSON: each stall's start, length and stacks, each collection over 5 ms, and totals by the
-innermost frame of ``app/`` code, and exits.
+innermost frame (of ``app/`` code, and of any code), and exits.
+
+``bench/server.py`` runs its servers under it when ``BENCH_STALLS=PATH`` is set (each process
+writes ``PATH`` plus its suffix). Two more variables, for finding out rather than for runs whose
+latency is read: ``STALLS_CENSUS=1`` counts what each collection walks and the types of the
+first few long walks; ``STALLS_GC_THRESHOLDS=A,B,C`` replaces ``app.collector.THRESHOLDS``
+(``0,...`` turns automatic collection off).
 """
 
 from __future__ import annotations
