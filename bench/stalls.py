@@ -20,7 +20,9 @@ innermost frame (of ``app/`` code, and of any code), and exits.
 writes ``PATH`` plus its suffix). Two more variables, for finding out rather than for runs whose
 latency is read: ``STALLS_CENSUS=1`` counts what each collection walks and the types of the
 first few long walks; ``STALLS_GC_THRESHOLDS=A,B,C`` replaces ``app.collector.THRESHOLDS``
-(``0,...`` turns automatic collection off).
+(``0,...`` turns automatic collection off); ``STALLS_COLLECT_EVERY=SECONDS`` runs a full
+collection from a task on the loop that often (with automatic collection off: the collector on a
+timer).
 """
 
 from __future__ import annotations
@@ -147,6 +149,12 @@ class Detector:
                 for name, count in stalls.most_common(30)]
 
 
+async def _collect_every(seconds: float) -> None:
+    while True:
+        await asyncio.sleep(seconds)
+        gc.collect()
+
+
 def _stack(frame: FrameType) -> list[str]:
     return [f"{os.path.relpath(f.filename)}:{f.name}:{f.lineno}"
             for f in traceback.extract_stack(frame)][-25:]
@@ -178,11 +186,16 @@ def main() -> None:
     serve = uvicorn.server.Server.serve
 
     async def serve_with_tick(self: uvicorn.server.Server, sockets: Any = None) -> None:
-        ticking = asyncio.get_running_loop().create_task(detector.tick())
+        loop = asyncio.get_running_loop()
+        tasks = [loop.create_task(detector.tick())]
+        every = float(os.environ.get("STALLS_COLLECT_EVERY") or 0)
+        if every > 0:
+            tasks.append(loop.create_task(_collect_every(every)))
         try:
             await serve(self, sockets)
         finally:
-            ticking.cancel()
+            for task in tasks:
+                task.cancel()
 
     uvicorn.server.Server.serve = serve_with_tick  # type: ignore[method-assign]
 
