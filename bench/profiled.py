@@ -18,27 +18,44 @@ import os
 import runpy
 import signal
 import sys
+from collections.abc import Callable
 from types import FrameType
 
 
-def main() -> None:
+def wrapped(script: str) -> tuple[str, str]:
+    """``OUT`` and ``MODULE`` of a wrapper's command line (``SCRIPT OUT -m MODULE [ARGS...]``);
+    the module's own arguments become ``sys.argv``, as ``python -m MODULE ARGS`` would set."""
     if len(sys.argv) < 4 or sys.argv[2] != "-m":
-        raise SystemExit("usage: profiled.py OUT -m MODULE [ARGS...]")
+        raise SystemExit(f"usage: {script} OUT -m MODULE [ARGS...]")
     out, module = sys.argv[1], sys.argv[3]
-    profile = cProfile.Profile()
+    sys.argv = [module, *sys.argv[4:]]
+    return out, module
 
-    def write(_signum: int | None = None, _frame: FrameType | None = None) -> None:
-        profile.disable()
-        profile.dump_stats(out)
+
+def run_until_stopped(module: str, write: Callable[[], None]) -> None:
+    """Runs ``module`` as ``__main__``; at SIGTERM or its end, calls ``write`` and exits."""
+
+    def stop(_signum: int | None = None, _frame: FrameType | None = None) -> None:
+        write()
         os._exit(0)
 
-    signal.signal(signal.SIGTERM, write)
-    sys.argv = [module, *sys.argv[4:]]
-    profile.enable()
+    signal.signal(signal.SIGTERM, stop)
     try:
         runpy.run_module(module, run_name="__main__", alter_sys=True)
     finally:
-        write()
+        stop()
+
+
+def main() -> None:
+    out, module = wrapped("profiled.py")
+    profile = cProfile.Profile()
+
+    def write() -> None:
+        profile.disable()
+        profile.dump_stats(out)
+
+    profile.enable()
+    run_until_stopped(module, write)
 
 
 if __name__ == "__main__":

@@ -31,16 +31,18 @@ import asyncio
 import gc
 import json
 import os
-import runpy
-import signal
 import sys
 import threading
 import time
 import traceback
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from types import FrameType
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.profiled import run_until_stopped, wrapped
 
 TICK = 0.005
 STALL = 0.025
@@ -64,7 +66,8 @@ class Detector:
         self._gc_started = 0.0
         self._gc_objects = 0
         self.censuses: list[dict[str, Any]] = []
-        self._main = threading.main_thread().ident
+        self._main = threading.get_ident()
+        """The thread that made the detector: the one that will run the loop."""
         self._started = time.time()
 
     async def tick(self) -> None:
@@ -74,20 +77,8 @@ class Detector:
 
     def on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
-            # What the collection will walk: the generations it merges (this one and the
-            # younger). Counted before the clock starts, so the count's own cost is not timed.
-            if not CENSUS:
-                self._gc_started = time.perf_counter()
-                return
-            walked = [o for g in range(info["generation"] + 1) for o in gc.get_objects(g)]
-            self._gc_objects = len(walked)
-            if len(walked) > CENSUS_FROM and len(self.censuses) < CENSUSES:
-                # What the long walks are made of: the young objects' types, most first.
-                census = Counter(type(o).__qualname__ for o in walked)
-                self.censuses.append({"at": round(time.time() - self._started, 3),
-                                      "generation": info["generation"],
-                                      "types": census.most_common(40)})
-            del walked
+            if CENSUS:  # before the clock starts, so the count's own cost is not timed
+                self._count_walk(info["generation"])
             self._gc_started = time.perf_counter()
             return
         ms = (time.perf_counter() - self._gc_started) * 1000
@@ -96,6 +87,16 @@ class Detector:
                                      "generation": info["generation"], "ms": round(ms, 1),
                                      "collected": info["collected"],
                                      **({"walked": self._gc_objects} if CENSUS else {})})
+
+    def _count_walk(self, generation: int) -> None:
+        """What a collection will walk: the generations it merges (this one and the younger),
+        and for the first few long walks, their objects' types, most first."""
+        walked = [o for g in range(generation + 1) for o in gc.get_objects(g)]
+        self._gc_objects = len(walked)
+        if len(walked) > CENSUS_FROM and len(self.censuses) < CENSUSES:
+            census = Counter(type(o).__qualname__ for o in walked)
+            self.censuses.append({"at": round(time.time() - self._started, 3),
+                                  "generation": generation, "types": census.most_common(40)})
 
     def watch(self) -> None:
         current: dict[str, Any] | None = None
@@ -135,7 +136,6 @@ class Detector:
             "each": self.stalls,
         }
 
-
     def _by(self, name_of: Callable[[list[str]], str]) -> list[dict[str, Any]]:
         """Stalls (and their milliseconds) by a name given to each of their sampled stacks; a
         stall counts once for each different name among its samples."""
@@ -168,9 +168,7 @@ def _innermost_app(stack: list[str]) -> str:
 
 
 def main() -> None:
-    if len(sys.argv) < 4 or sys.argv[2] != "-m":
-        raise SystemExit("usage: stalls.py OUT -m MODULE [ARGS...]")
-    out, module = sys.argv[1], sys.argv[3]
+    out, module = wrapped("stalls.py")
     detector = Detector()
     gc.callbacks.append(detector.on_gc)
     threading.Thread(target=detector.watch, daemon=True).start()
@@ -199,17 +197,11 @@ def main() -> None:
 
     uvicorn.server.Server.serve = serve_with_tick  # type: ignore[method-assign]
 
-    def write(_signum: int | None = None, _frame: FrameType | None = None) -> None:
+    def write() -> None:
         with open(out, "w") as file:
             json.dump(detector.report(), file)
-        os._exit(0)
 
-    signal.signal(signal.SIGTERM, write)
-    sys.argv = [module, *sys.argv[4:]]
-    try:
-        runpy.run_module(module, run_name="__main__", alter_sys=True)
-    finally:
-        write()
+    run_until_stopped(module, write)
 
 
 if __name__ == "__main__":
