@@ -133,7 +133,7 @@ class RoomWatch:
         except Exception:  # Redis away: this process's own count is the best known
             watching = local
         self._beats += 1
-        tell_anyway = self._beats % TELL_ANYWAY_EVERY == 1 or TELL_ANYWAY_EVERY == 1
+        tell_anyway = (self._beats - 1) % TELL_ANYWAY_EVERY == 0  # the first beat, then every Nth
         total = sum(len(sockets) for sockets in self.rooms.values())
         pause = self.heartbeat_seconds * SPREAD / max(1, -(-total // SLICE_SOCKETS))
         handed = 0
