@@ -19,7 +19,9 @@ innermost frame (of ``app/`` code, and of any code), and exits.
 ``bench/server.py`` runs its servers under it when ``BENCH_STALLS=PATH`` is set (each process
 writes ``PATH`` plus its suffix). Two more variables, for finding out rather than for runs whose
 latency is read: ``STALLS_CENSUS=1`` counts what each collection walks and the types of the
-first few long walks; ``STALLS_GC_THRESHOLDS=A,B,C`` replaces ``app.collector.THRESHOLDS``
+first few long walks (from ``STALLS_CENSUS_AFTER=SECONDS`` into the run, to skip the ramp), and
+``STALLS_OWNERS=1`` adds to the first two what holds their lists, dicts and tuples
+(``bench/young.py``); ``STALLS_GC_THRESHOLDS=A,B,C`` replaces ``app.collector.THRESHOLDS``
 (``0,...`` turns automatic collection off); ``STALLS_COLLECT_EVERY=SECONDS`` runs a full
 collection from a task on the loop that often (with automatic collection off: the collector on a
 timer).
@@ -43,6 +45,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.profiled import run_until_stopped, wrapped
+from bench.young import owners
 
 TICK = 0.005
 STALL = 0.025
@@ -55,6 +58,12 @@ out, not for a run whose latency is read."""
 CENSUS_FROM = 120_000
 """A collection walking more objects than this has their types counted (the first few)."""
 CENSUSES = 6
+CENSUS_AFTER = float(os.environ.get("STALLS_CENSUS_AFTER") or 0)
+"""Seconds into the run before a walk's types are counted: the ramp's walks are mostly new
+connections, not what the steady part keeps."""
+OWNERS = os.environ.get("STALLS_OWNERS") == "1"
+OWNER_CENSUSES = 2
+"""Naming owners walks the whole heap (seconds at 1,000 games), so only the first two."""
 
 
 class Detector:
@@ -93,10 +102,14 @@ class Detector:
         and for the first few long walks, their objects' types, most first."""
         walked = [o for g in range(generation + 1) for o in gc.get_objects(g)]
         self._gc_objects = len(walked)
-        if len(walked) > CENSUS_FROM and len(self.censuses) < CENSUSES:
+        at = time.time() - self._started
+        if len(walked) > CENSUS_FROM and len(self.censuses) < CENSUSES and at >= CENSUS_AFTER:
             census = Counter(type(o).__qualname__ for o in walked)
-            self.censuses.append({"at": round(time.time() - self._started, 3),
-                                  "generation": generation, "types": census.most_common(40)})
+            entry: dict[str, Any] = {"at": round(at, 3), "generation": generation,
+                                     "types": census.most_common(40)}
+            if OWNERS and len(self.censuses) < OWNER_CENSUSES:
+                entry["owners"] = owners(walked)
+            self.censuses.append(entry)
 
     def watch(self) -> None:
         current: dict[str, Any] | None = None
