@@ -246,33 +246,7 @@ class RoomConnection:
     async def _write_loop(self) -> None:
         try:
             while True:
-                item = await self._queue.get()
-                kind = item[0]
-                if kind == "close":
-                    raise _Close(item[1], item[2])
-                if self.ended:
-                    continue
-                if kind == "send":
-                    await self._send_now(item[1])
-                elif kind == "game":
-                    self._games_queued -= 1
-                    await self._on_game(item[1])
-                    if self._behind and self._games_queued == 0:
-                        self._behind = False
-                        await self._catch_up(self.seq, self.game_id, "overflow")
-                elif kind == "sync":
-                    await self._catch_up(item[1], item[2], item[3])
-                elif kind == "heartbeat":
-                    await self._on_heartbeat(item[1], item[2], item[3])
-                elif kind == "pong":
-                    latest = self.ctx.watch.latest(self.room_id)
-                    game_id, seq = latest or (self.game_id, self.seq)
-                    pong: dict[str, Any] = {"type": "pong", "game_id": game_id, "seq": seq}
-                    if item[1] is not None:
-                        pong["id"] = item[1]
-                    await self._send_now(encode(pong))
-                elif kind == "seats":
-                    await self._on_seats()
+                await self._write(await self._queue.get())
         except _Close as close:
             with contextlib.suppress(Exception):
                 await self.ws.close(close.code, close.reason)
@@ -280,6 +254,39 @@ class RoomConnection:
             raise
         except Exception as exc:
             await self._close_for(exc)
+
+    async def _write(self, item: tuple[Any, ...]) -> None:
+        """One item of the queue. A method of its own so that nothing of the item outlives
+        it: the loop waits for the next one holding no reference to this one. A broadcast
+        carries every viewer's view of its commit; were each writer to keep its last one
+        while it waits, every game's latest broadcast would stay alive, one more tree of
+        dicts and lists for each collection to walk (docs/benchmarks.md)."""
+        kind = item[0]
+        if kind == "close":
+            raise _Close(item[1], item[2])
+        if self.ended:
+            return
+        if kind == "send":
+            await self._send_now(item[1])
+        elif kind == "game":
+            self._games_queued -= 1
+            await self._on_game(item[1])
+            if self._behind and self._games_queued == 0:
+                self._behind = False
+                await self._catch_up(self.seq, self.game_id, "overflow")
+        elif kind == "sync":
+            await self._catch_up(item[1], item[2], item[3])
+        elif kind == "heartbeat":
+            await self._on_heartbeat(item[1], item[2], item[3])
+        elif kind == "pong":
+            latest = self.ctx.watch.latest(self.room_id)
+            game_id, seq = latest or (self.game_id, self.seq)
+            pong: dict[str, Any] = {"type": "pong", "game_id": game_id, "seq": seq}
+            if item[1] is not None:
+                pong["id"] = item[1]
+            await self._send_now(encode(pong))
+        elif kind == "seats":
+            await self._on_seats()
 
     async def _send_now(self, text: str) -> None:
         if self.ws.application_state == WebSocketState.CONNECTED:
