@@ -33,7 +33,8 @@ A human-pace capacity run is many games at people's pace, e.g. ``--games 1000 --
 2000:6000 --ramp 60 --duration 180 --bot-processes 4``; a game at that pace lasts far longer
 than the run, so ``--duration`` stops every table at that point and keeps the samples so far
 (``stopped``). ``p99_at_most_50ms`` (and ``steady_p99_at_most_50ms``, from the last table's
-start to the first one's end or the stop) says whether it held. The descriptor limit is
+start, or ``--settle`` seconds after it, to the first one's end or the stop) says whether it
+held. The descriptor limit is
 raised to its hard limit for every child, and nginx's ``worker_connections`` is sized to the
 games.
 
@@ -277,7 +278,7 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
             alive = [s.poll() is None for s in servers]
             nginx_alive = served.nginx is None or (
                 served.nginx.process is not None and served.nginx.process.poll() is None)
-        merged = merge(summaries, samples)
+        merged = merge(summaries, samples, args.settle)
         commands = merged["commands"]
         applied = asyncio.run(applied_commands(url))
         applied_total = sum(applied.values())
@@ -289,7 +290,7 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
         postgres = postgres_after - postgres_before if args.database == "postgres" else None
         busy = machine_after[0] - machine_before[0]
         total = machine_after[1] - machine_before[1]
-        window = steady_window(samples)
+        window = steady_window(samples, args.settle)
         steady_each = [r.median_between(*window) if window else None for r in rss]
         steady_cores = [r.core_share_between(*window) if window else None for r in rss]
         steady_core = None if None in steady_cores else sum(
@@ -317,7 +318,8 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
             "redis": served.nginx is not None and not args.no_redis,
             "bot_processes": len(summaries),
             "think_ms": [round(t * 1000, 3) for t in think], "ramp_seconds": args.ramp,
-            "seconds": round(seconds, 2), "duration_seconds": args.duration, **merged,
+            "seconds": round(seconds, 2), "duration_seconds": args.duration,
+            "settle_seconds": args.settle, **merged,
             "stopped": stopped, "not_started": not_started,
             "p99_at_most_50ms": latency_goal(merged["latency_ms"]),
             "steady_p99_at_most_50ms": latency_goal((merged["steady"] or {}).get("latency_ms")),
@@ -386,6 +388,9 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--duration", type=float, default=None, metavar="SECONDS",
                         help="stop every table this long after the start, wherever it is"
                              " (human-paced games outlast a short run)")
+    parser.add_argument("--settle", type=float, default=0.0, metavar="SECONDS",
+                        help="start the steady part this long after the last table's start,"
+                             " once the arrivals' backlog has drained")
     parser.add_argument("--idle-seconds", type=float, default=0.0, metavar="SECONDS",
                         help="before the load, each server process's idle CPU over this long")
     parser.add_argument("--processes", type=int, default=1, metavar="N",
