@@ -25,6 +25,11 @@ first few long walks (from ``STALLS_CENSUS_AFTER=SECONDS`` into the run, to skip
 (``0,...`` turns automatic collection off); ``STALLS_COLLECT_EVERY=SECONDS`` runs a full
 collection from a task on the loop that often (with automatic collection off: the collector on a
 timer).
+
+Known hazard: the sampling thread reads another thread's frames. Once, at 1,000 games, the
+server died of a segfault in that thread as the bots closed 5,000 sockets at once
+(docs/benchmarks.md, "the writer that keeps nothing"); the run's bench line was whole but its
+stall report was lost. A run whose report is missing is made again.
 """
 
 from __future__ import annotations
