@@ -52,9 +52,9 @@ SESSION_ENDED = 4001
 """Close code for a socket whose device session ended (logout, a 4th device, a new password)."""
 log = logging.getLogger(__name__)
 _TEXTS = "_texts"
+"""Key under which a broadcast keeps its frames per viewer kind, once encoded."""
 _TEXT = "_text"
 """Where a chat broadcast keeps its encoded frame, shared by this process's sockets."""
-"""Key under which a broadcast keeps its frames per viewer kind, once encoded."""
 
 
 def encode(message: dict[str, Any]) -> str:
