@@ -39,7 +39,6 @@ def owners(walked: list[Any]) -> dict[str, list[tuple[str, int]]]:
     An object's owner is the first tracked object found referring to it; a chain stops at an
     object that is not itself a list, dict or tuple (an instance, a coroutine), or at one with
     no tracked owner (held by a frozen start-up object, a C structure or the stack)."""
-    wanted: set[int] = {id(o) for o in walked if type(o) in NAMED}
     owner_of: dict[int, Any] = {}
     for holder in gc.get_objects():
         if holder is walked:
@@ -51,7 +50,7 @@ def owners(walked: list[Any]) -> dict[str, list[tuple[str, int]]]:
                     owner_of[key] = holder
     chains: dict[str, Counter[str]] = {kind.__qualname__: Counter() for kind in NAMED}
     for obj in walked:
-        if id(obj) not in wanted:
+        if type(obj) not in NAMED:
             continue
         names = [_name(obj)]
         current = obj
