@@ -55,8 +55,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8100)
+    parser.add_argument("--ws", default="auto",
+                        choices=["auto", "websockets", "websockets-sansio", "wsproto"],
+                        help="uvicorn's WebSocket implementation (auto: websockets-sansio)")
     args = parser.parse_args()
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws=args.ws,
                 ws_per_message_deflate=False, ws_max_size=1 << 20)
 
 
