@@ -50,7 +50,7 @@ from app.middleware import RejectBadText
 from app.realtime.headcount import Headcount, LocalHeadcount, RedisHeadcount
 from app.realtime.presence import Presence
 from app.realtime.sessions import OpenSessions
-from app.realtime.views import router as realtime_router
+from app.realtime.views import RoomSockets
 from app.realtime.watch import RoomWatch
 from app.rooms.service import mark_finished
 from app.rooms.views import router as rooms_router
@@ -169,7 +169,8 @@ def create_app(
     for database_error in DATABASE_ERRORS:
         app.add_exception_handler(database_error, unexpected_error_handler)
     app.add_exception_handler(Exception, unexpected_error_handler)
-    app.add_middleware(RejectBadText)
+    app.add_middleware(RoomSockets)
+    app.add_middleware(RejectBadText)  # added last, so it runs first: before RoomSockets
 
     @app.get("/metrics", tags=["ops"], include_in_schema=False)
     async def prometheus_metrics(address: Address) -> Response:
@@ -205,7 +206,6 @@ def create_app(
 
     app.include_router(stats_router)
     app.include_router(lobby_router)
-    app.include_router(realtime_router)
     from app.web import router as web_router  # the browser client (static/, docs/client.md)
 
     app.include_router(web_router)
