@@ -7,10 +7,11 @@ import json
 
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from app.bots.client import ws_url
 from app.engine_catalog import EngineCatalog
+from app.realtime.connection import SESSION_ENDED
 from app.settings import Settings, origin_of
 from tests.support.live import LiveServer
 from tests.support.table import open_table
@@ -71,3 +72,23 @@ async def test_a_browser_on_the_public_url_may_connect(
             await table.close()
     finally:
         server.stop()
+
+
+async def test_a_socket_the_server_closes_is_forgotten(live: LiveServer) -> None:
+    """The server ends the socket (its session ended: close 4001), not the client: the reader,
+    waiting on the client, must still end, so that the seat stops being kept connected."""
+    table = await open_table(live.url, spectators=0)
+    try:
+        out = await table.http.post("/api/auth/logout", headers=table.auth("away"))
+        assert out.status_code == 204
+        with pytest.raises(ConnectionClosed) as closed:
+            async with asyncio.timeout(5):
+                while True:
+                    await table.client("away").ws.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == SESSION_ENDED
+        # heartbeat 0.2 s in tests: a seat unseen for 3 heartbeats + 1 s is gone
+        await asyncio.sleep(3 * 0.2 + 1 + 0.6)
+        room = (await table.http.get(f"/api/rooms/{table.room_id}")).json()
+        assert {s["side"]: s["connected"] for s in room["seats"]} == {"home": True, "away": False}
+    finally:
+        await table.close()
