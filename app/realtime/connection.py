@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -88,6 +89,15 @@ def viewer_texts(message: dict[str, Any], viewer: str) -> list[str]:
     return texts
 
 
+def handshake_origin(scope: Mapping[str, Any]) -> str | None:
+    """The handshake's ``Origin``, read from the scope as it is: Starlette's ``headers`` would
+    build and keep a copy of every header for as long as the socket lives."""
+    for name, value in scope["headers"]:
+        if name == b"origin":
+            return value.decode("latin-1")  # type: ignore[no-any-return]
+    return None
+
+
 class _Close(Exception):
     """The writer closes the socket with this code and reason."""
 
@@ -131,13 +141,13 @@ class RoomConnection:
     # --- the life of the socket --------------------------------------------------------------
 
     async def run(self) -> None:
-        origin = self.ws.headers.get("origin")
+        origin = handshake_origin(self.ws.scope)
         if origin is not None and origin.lower() not in self.ctx.settings.allowed_origins():
             await self.ws.close(POLICY_VIOLATION, "origin not allowed")
             return
         await self.ws.accept()
         try:
-            hello = await self._hello()
+            last_seq, game_id = await self._hello()
         except ApiError as exc:
             await self._send_now(self._error_text(exc))
             await self.ws.close(POLICY_VIOLATION, exc.code)
@@ -149,14 +159,14 @@ class RoomConnection:
         except Exception as exc:
             await self._close_for(exc)
             return
-        await self._serve(hello)
+        await self._serve(last_seq, game_id)
 
-    async def _serve(self, hello: dict[str, Any]) -> None:
+    async def _serve(self, last_seq: int | None, game_id: object) -> None:
         ctx = self.ctx
         # The welcome and the first sync are queued before the socket subscribes: a broadcast
         # that lands while it subscribes must queue behind them, never reach the client first.
         self._put("send", encode(self._welcome()))
-        self._put("sync", hello["last_seq"], hello.get("game_id"), "hello")
+        self._put("sync", last_seq, game_id, "hello")
         await ctx.broadcaster.subscribe(self.room_id, self)
         await ctx.watch.add(self.room_id, self)
         if self.session_id is not None:
@@ -391,7 +401,9 @@ class RoomConnection:
 
     # --- the first message -------------------------------------------------------------------
 
-    async def _hello(self) -> dict[str, Any]:
+    async def _hello(self) -> tuple[int | None, object]:
+        """Reads the hello and signs the socket in; what to replay first (``last_seq`` and
+        ``game_id``), and nothing else of the hello, which would live as long as the socket."""
         frame = await asyncio.wait_for(
             self.ws.receive(), self.ctx.settings.ws_hello_timeout_seconds
         )
@@ -403,7 +415,7 @@ class RoomConnection:
         hello = messages.parse(text, self.ctx.settings.ws_max_message_bytes)
         if hello["type"] != "hello":
             raise ApiError("hello_required", "the first message must be a hello")
-        hello["last_seq"] = messages.optional_seq(hello, "last_seq")
+        last_seq = messages.optional_seq(hello, "last_seq")
         token = hello.get("token")
         async with self.ctx.db.session() as db:
             room = await db.get(Room, self.room_id)
@@ -419,7 +431,7 @@ class RoomConnection:
                 self.name = found[0].name
                 await db.commit()
             await self._load_side(db)
-        return hello
+        return last_seq, hello.get("game_id")
 
     async def _load_side(self, db: Any) -> None:
         if self.account_id is None:

@@ -11,7 +11,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from app.bots.client import ws_url
 from app.engine_catalog import EngineCatalog
-from app.realtime.connection import SESSION_ENDED
+from app.realtime.connection import SESSION_ENDED, handshake_origin
 from app.settings import Settings, origin_of
 from tests.support.live import LiveServer
 from tests.support.table import open_table
@@ -92,3 +92,9 @@ async def test_a_socket_the_server_closes_is_forgotten(live: LiveServer) -> None
         assert {s["side"]: s["connected"] for s in room["seats"]} == {"home": True, "away": False}
     finally:
         await table.close()
+
+
+def test_the_origin_is_read_from_the_handshake_as_sent() -> None:
+    assert handshake_origin({"headers": [(b"host", b"h"), (b"origin", b"https://a.example")]}) \
+        == "https://a.example"
+    assert handshake_origin({"headers": [(b"host", b"h")]}) is None
