@@ -32,7 +32,8 @@ Cell = int | tuple[int, str]
 
 
 def route_table(app: FastAPI) -> set[tuple[str, str]]:
-    """(method, path) of every HTTP route and ("WS", path) of every socket route."""
+    """(method, path) of every HTTP route and ("WS", path) of every socket route, those of the
+    router and those a middleware serves ahead of it (its ``PATH``)."""
     found: set[tuple[str, str]] = set()
 
     def add(route: Any, prefix: str = "") -> None:
@@ -49,6 +50,10 @@ def route_table(app: FastAPI) -> set[tuple[str, str]]:
 
     for route in app.routes:
         add(route)
+    for middleware in app.user_middleware:
+        served = getattr(middleware.cls, "PATH", None)
+        if served is not None:
+            found.add(("WS", served))
     return found
 
 

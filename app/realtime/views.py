@@ -37,6 +37,10 @@ def room_of(scope: dict[str, Any]) -> str | None:
 class RoomSockets:
     """ASGI middleware that serves the room sockets itself and hands all else on."""
 
+    PATH = PREFIX + "{room_id}"
+    """The socket route it serves, as the route table would name it (the authorization
+    matrix reads it: tests/test_authorization.py)."""
+
     def __init__(self, app: Any) -> None:
         self.app = app
 
