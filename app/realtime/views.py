@@ -3,8 +3,8 @@
 The handshake is dispatched here, ahead of FastAPI's router, not by an ``@router.websocket``
 route. A socket lives as long as its viewer watches, and everything the route layers build
 for it lives as long: FastAPI's exit stacks, the exception wrappers around ``send``, the
-router's frames. Measured, that is several KiB of every idle spectator's socket and one more
-wrapper call on every frame sent (docs/benchmarks.md, issue 12). The socket needs none of it:
+router's frames. Measured, that was 11.5 KB of every idle spectator's socket, and more wrapper
+calls on every frame sent (docs/benchmarks.md, issue 12). The socket needs none of it:
 it takes no dependencies, and the connection handles its own errors and closes. What is in
 front of this dispatch still applies (the edge check of :mod:`app.middleware`, and the server
 error middleware); any other WebSocket path goes on to the router, which refuses it.
