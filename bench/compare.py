@@ -25,6 +25,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -112,24 +113,50 @@ def run_ours(args: argparse.Namespace, games: int) -> dict[str, Any]:
     return result
 
 
-async def hold_sockets(pid: int, count: int, open_one: Any) -> float:
-    """The server's RSS growth per socket (KiB) for ``count`` idle sockets opened with
-    ``open_one()``, after a warm-up of 20 opened and closed."""
+async def hold_sockets(count: int, open_one: Any, mark: Callable[[], Awaitable[float]]) -> float:
+    """Opens ``count`` idle sockets with ``open_one()`` after a warm-up of 20 opened and closed;
+    ``mark()`` is read once the warm-up has closed and once every socket is open and greeted,
+    and its growth per socket is returned."""
     async def several(n: int) -> list[ClientConnection]:
         return list(await asyncio.gather(*(open_one() for _ in range(n))))
 
     for ws in await several(20):
         await ws.close()
     await asyncio.sleep(1.0)
-    before = process_rss_kb(pid) or 0
+    before = await mark()
     sockets: list[ClientConnection] = []
     for _ in range(0, count, 50):
         sockets += await several(min(50, count - len(sockets)))
     await asyncio.sleep(2.0)  # every socket registered, its greeting sent
-    after = process_rss_kb(pid) or 0
+    after = await mark()
     for ws in sockets:
         await ws.close()
     return (after - before) / count
+
+
+def rss_of(pid: int) -> Callable[[], Awaitable[float]]:
+    """A ``mark`` for :func:`hold_sockets`: the process's RSS (KiB)."""
+    async def rss() -> float:
+        return float(process_rss_kb(pid) or 0)
+    return rss
+
+
+async def spectator_opener(base: str, options: dict[str, Any]) -> Callable[
+        [], Awaitable[ClientConnection]]:
+    """Makes a room of ours (a guest's, Base on Board with ``options``) and returns what opens
+    one more spectator socket on it, greeted."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        home = await guest(http)
+        created = await http.post(
+            "/api/rooms", json={"kind": "base-on-board", "options": options, "side": "home"},
+            headers={"Authorization": f"Bearer {home['token']}"})
+        created.raise_for_status()
+        room = created.json()["id"]
+
+    async def spectator() -> ClientConnection:
+        return (await open_socket(base, room, last_seq=0))[0]
+
+    return spectator
 
 
 def idle_memory(args: argparse.Namespace) -> dict[str, float]:
@@ -138,22 +165,11 @@ def idle_memory(args: argparse.Namespace) -> dict[str, float]:
     with bare_served(port) as (base, server):
         url = base.replace("http", "ws", 1) + "/ws/rooms/idle"
         bare = asyncio.run(hold_sockets(
-            server.pid, args.idle_sockets, lambda: connect(url, max_queue=None)))
+            args.idle_sockets, lambda: connect(url, max_queue=None), rss_of(server.pid)))
 
     async def ours_idle(base: str, pid: int) -> float:
-        async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-            home = await guest(http)
-            created = await http.post(
-                "/api/rooms", json={"kind": "base-on-board", "options": json.loads(args.options),
-                                    "side": "home"},
-                headers={"Authorization": f"Bearer {home['token']}"})
-            created.raise_for_status()
-            room = created.json()["id"]
-
-        async def spectator() -> ClientConnection:
-            return (await open_socket(base, room, last_seq=0))[0]
-
-        return await hold_sockets(pid, args.idle_sockets, spectator)
+        opener = await spectator_opener(base, json.loads(args.options))
+        return await hold_sockets(args.idle_sockets, opener, rss_of(pid))
 
     name, url = ours.fresh_database()
     try:

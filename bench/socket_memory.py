@@ -75,36 +75,19 @@ def serve_traced(out: str) -> None:
 
 
 async def _hold(base: str, pid: int, count: int) -> None:
-    import httpx
+    """``count`` idle spectator sockets on a new room, opened as ``bench/compare.py`` opens
+    them; the server is told to take its first snapshot after the warm-up and its second once
+    they are all open."""
+    from bench.compare import hold_sockets, spectator_opener
 
-    from app.bots.client import guest, open_socket
+    signals = iter((signal.SIGUSR1, signal.SIGUSR2))
 
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        home = await guest(http)
-        created = await http.post(
-            "/api/rooms", json={"kind": "base-on-board", "options": {"innings": 3},
-                                "side": "home"},
-            headers={"Authorization": f"Bearer {home['token']}"})
-        created.raise_for_status()
-        room = created.json()["id"]
+    async def snapshot() -> float:
+        os.kill(pid, next(signals))
+        await asyncio.sleep(5.0)  # taken (and, the second time, written)
+        return 0.0
 
-    async def several(n: int) -> list:  # type: ignore[type-arg]
-        opened = await asyncio.gather(*(open_socket(base, room, last_seq=0) for _ in range(n)))
-        return [ws for ws, *_ in opened]
-
-    for ws in await several(20):  # the warm-up: pools, caches, the room's first watcher
-        await ws.close()
-    await asyncio.sleep(1.0)
-    os.kill(pid, signal.SIGUSR1)
-    await asyncio.sleep(1.0)
-    sockets = []
-    for _ in range(0, count, 50):
-        sockets += await several(min(50, count - len(sockets)))
-    await asyncio.sleep(2.0)  # every socket registered, its greeting sent
-    os.kill(pid, signal.SIGUSR2)
-    await asyncio.sleep(5.0)  # the snapshots are written
-    for ws in sockets:
-        await ws.close()
+    await hold_sockets(count, await spectator_opener(base, {"innings": 3}), snapshot)
 
 
 def main() -> None:
