@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import importlib.util
 import tracemalloc
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bench.socket_memory import by_our_line
+from bench.socket_memory import by_our_line, marginal
 
 OURS = '''
 KEPT = []
@@ -44,3 +45,14 @@ def test_growth_goes_to_the_innermost_line_of_ours(tmp_path: Path) -> None:
     assert 10_000 <= lines["ours/held.py:10"] <= 11_500
     assert "ours/held.py:6" not in lines or lines["ours/held.py:6"] < 200
     assert lines["(the stack)"] >= 5_000
+
+
+def test_the_marginal_unit_leaves_out_what_both_runs_grew_alike() -> None:
+    fixed = {"app/db.py:10": 50_000.0}  # a pool warming up, in both runs alike
+    small = Counter({**fixed, "app/games/live.py:5": 20 * 3_000.0, "(the stack)": 20 * 100.0})
+    large = Counter({**fixed, "app/games/live.py:5": 60 * 3_000.0, "(the stack)": 60 * 100.0,
+                     "app/rooms/x.py:1": 800.0})
+    lines = marginal(20, small, 60, large)
+    assert lines[0] == ("app/games/live.py:5", 3_000.0)
+    assert dict(lines) == {"app/games/live.py:5": 3_000.0, "(the stack)": 100.0,
+                           "app/rooms/x.py:1": 20.0, "app/db.py:10": 0.0}
