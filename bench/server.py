@@ -34,7 +34,8 @@ A human-pace capacity run is many games at people's pace, e.g. ``--games 1000 --
 than the run, so ``--duration`` stops every table at that point and keeps the samples so far
 (``stopped``). ``p99_at_most_50ms`` (and ``steady_p99_at_most_50ms``, from the last table's
 start, or ``--settle`` seconds after it, to the first one's end or the stop) says whether it
-held. The descriptor limit is
+held. The server computes no analysis baselines during the run unless
+``ANALYSIS_REFRESH_SECONDS`` is set (``bench/serving.py``, ``NO_ANALYSIS``). The descriptor limit is
 raised to its hard limit for every child, and nginx's ``worker_connections`` is sized to the
 games.
 
@@ -72,6 +73,7 @@ from app.migrate import upgrade_to_head  # noqa: E402
 from bench.nginx import Nginx, connections_for  # noqa: E402
 from bench.serving import (  # noqa: E402
     ADMIN,
+    NO_ANALYSIS,
     RssSampler,
     admin,
     children_cpu,
@@ -319,7 +321,10 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
             "bot_processes": len(summaries),
             "think_ms": [round(t * 1000, 3) for t in think], "ramp_seconds": args.ramp,
             "seconds": round(seconds, 2), "duration_seconds": args.duration,
-            "settle_seconds": args.settle, **merged,
+            "settle_seconds": args.settle,
+            "analysis_refresh_seconds": float(os.environ.get(
+                "ANALYSIS_REFRESH_SECONDS", NO_ANALYSIS["ANALYSIS_REFRESH_SECONDS"])),
+            **merged,
             "stopped": stopped, "not_started": not_started,
             "p99_at_most_50ms": latency_goal(merged["latency_ms"]),
             "steady_p99_at_most_50ms": latency_goal((merged["steady"] or {}).get("latency_ms")),

@@ -36,6 +36,18 @@ LOAD_LIMITS = {
                  "ROOMS_ADDRESS")
 }
 """Every benchmark client is 127.0.0.1: the per-address throttles would stop the load."""
+NO_ANALYSIS = {"ANALYSIS_REFRESH_SECONDS": "0"}
+"""A server started on a fresh database runs ``bob analysis refresh`` at once, as a child
+process, and there it has every simulated baseline to compute: about 24 s of a core, during
+the load's arrival (``app/stats/refresher.py``). A server of a real site has them already and
+recomputes only what finished games changed. Off unless the caller's environment sets it, so
+that a run can measure it (``ANALYSIS_REFRESH_SECONDS=900``)."""
+
+
+def server_environment(database_url: str, **environment: str) -> dict[str, str]:
+    """The environment of a ``bob serve`` under load on ``database_url``."""
+    return {**NO_ANALYSIS, **os.environ, **LOAD_LIMITS, "DATABASE_URL": database_url,
+            **environment}
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -111,9 +123,9 @@ def served_process(
     set to a path, the server runs under cProfile (``bench/profiled.py``) and writes its
     profile there, plus ``profile_suffix`` (one per process of a run), when it is stopped."""
     port = free_port()
-    env = {**os.environ, **LOAD_LIMITS, "DATABASE_URL": database_url, **environment}
     command = serve_command(port, profile_suffix)
-    with server_process(command, port, log, env) as served:
+    with server_process(command, port, log, server_environment(database_url, **environment)
+                        ) as served:
         yield served
 
 

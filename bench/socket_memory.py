@@ -207,14 +207,14 @@ def traced(args: argparse.Namespace, games: int | None) -> tuple[int, Counter[st
     """One traced server on a fresh database, with ``games`` games in play (None: with
     ``args.sockets`` idle sockets); the count it had and the growth by our line."""
     from bench import server as ours
-    from bench.serving import LOAD_LIMITS, free_port, server_process
+    from bench.serving import free_port, server_environment, server_process
 
     out = str(Path(tempfile.mkdtemp(prefix="bob_sockmem_")) / "snapshot")
     name, url = ours.fresh_database()
     try:
         port = free_port()
-        env = {**os.environ, **LOAD_LIMITS, "DATABASE_URL": url, "WS_RATE_PER_SECOND": "50",
-               "WS_RATE_BURST": "50", "PYTHONPATH": str(ROOT)}
+        env = server_environment(url, WS_RATE_PER_SECOND="50", WS_RATE_BURST="50",
+                                 PYTHONPATH=str(ROOT))
         command = [sys.executable, __file__, "--serve", out, "serve", "--port", str(port)]
         with server_process(command, port, None, env) as (base, server):
             if games is None:

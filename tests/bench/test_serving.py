@@ -3,7 +3,9 @@ backlog has had that long to drain."""
 
 from __future__ import annotations
 
-from bench.serving import merge, steady_window
+import pytest
+
+from bench.serving import merge, server_environment, steady_window
 
 
 def _samples() -> list[dict[str, object]]:
@@ -29,3 +31,15 @@ def test_settle_leaves_the_arrivals_backlog_out_of_the_steady_latency() -> None:
     assert backlog["latency_ms"]["max"] == 500.0 and backlog["commands"] == 5
     assert settled["latency_ms"]["max"] == 7.0 and settled["commands"] == 3
     assert settled["from_s"] == 15.0
+
+
+def test_a_served_process_computes_no_baselines_unless_told(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ANALYSIS_REFRESH_SECONDS", raising=False)
+    env = server_environment("postgresql+asyncpg://x/y", WS_RATE_BURST="50")
+    assert env["ANALYSIS_REFRESH_SECONDS"] == "0"
+    assert env["DATABASE_URL"] == "postgresql+asyncpg://x/y"
+    assert env["WS_RATE_BURST"] == "50"
+    assert env["LIMIT_LOGIN_ADDRESS"] == "1000000/minute"
+    monkeypatch.setenv("ANALYSIS_REFRESH_SECONDS", "900")
+    assert server_environment("sqlite+aiosqlite://")["ANALYSIS_REFRESH_SECONDS"] == "900"
