@@ -48,6 +48,8 @@ def server_environment(database_url: str, **environment: str) -> dict[str, str]:
     """The environment of a ``bob serve`` under load on ``database_url``."""
     return {**NO_ANALYSIS, **os.environ, **LOAD_LIMITS, "DATABASE_URL": database_url,
             **environment}
+
+
 TICK = os.sysconf("SC_CLK_TCK")
 
 
