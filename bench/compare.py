@@ -9,7 +9,10 @@ the server's RSS per idle spectator socket (``--idle-sockets`` on one room, afte
 
 Prints each run as a JSON line to stderr as it ends, then the table (medians over the rounds):
 ours, bare and ours / bare for p50, p99, p99.9, server CPU per command (ours: per applied
-command, the bots' and the server's own), RSS per live game and frames received per command.
+command, the bots' and the server's own; over the whole run, and over the steady part alone,
+every table playing, which leaves out what the bare server never does: the tables' accounts,
+rooms, seats and game starts, and their games' ends), RSS per live game and frames received
+per command.
 ``--out FILE`` keeps every run's JSON.
 
     .venv/bin/python bench/compare.py --games 200,500 --rounds 2
@@ -86,6 +89,8 @@ def run_bare(args: argparse.Namespace, games: int) -> dict[str, Any]:
     cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
     window = steady_window(samples_list)
     rss_steady = rss.median_between(*window) if window else None
+    steady_core = rss.core_share_between(*window) if window else None
+    steady_rate = (merged.get("steady") or {}).get("commands_per_second")
     frames = sum(s.get("frames", 0) for s in summaries)
     return {
         "server": "bare", "games": games, "spectators_per_game": args.spectators,
@@ -93,6 +98,8 @@ def run_bare(args: argparse.Namespace, games: int) -> dict[str, Any]:
         **merged,
         "server_cpu_seconds": None if cpu is None else round(cpu, 2),
         "server_cpu_ms_per_command": per(cpu, merged["commands"], 1000, 3),
+        "steady_server_core_share": None if steady_core is None else round(steady_core, 3),
+        "steady_server_cpu_ms_per_command": per(steady_core, steady_rate, 1000, 3),
         "rss_kb_before": rss_before, "rss_kb_steady": rss_steady,
         "rss_kb_per_live_game": (per(rss_steady - rss_before, games, digits=1)
                                  if rss_steady is not None and rss_before else None),
@@ -200,6 +207,8 @@ def table(results: list[dict[str, Any]], games: list[int], memory: dict[str, flo
         ("steady p99 ms", ("steady", "latency_ms", "p99"), ("steady", "latency_ms", "p99")),
         ("CPU ms / command", ("server_cpu_ms_per_applied",), ("server_cpu_ms_per_command",)),
         ("CPU ms / bot command", ("server_cpu_ms_per_command",), ("server_cpu_ms_per_command",)),
+        ("steady CPU ms / command", ("steady_server_cpu_ms_per_applied",),
+         ("steady_server_cpu_ms_per_command",)),
         ("KiB / live game", ("rss_kb_per_live_game",), ("rss_kb_per_live_game",)),
         ("frames / command", ("frames_per_applied",), ("frames_per_command",)),
         ("frames / bot command", ("frames_per_command",), ("frames_per_command",)),

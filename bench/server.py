@@ -14,7 +14,10 @@ spectator's receipt of its first event (p50 / p99 / p99.9 / max, merged over eve
 process), and where the CPU went: the server process's CPU time per command (utime + stime
 from ``/proc/<pid>/stat``; also as a share of one core over the run, and over the steady part
 alone, sampled every half second: ``steady_server_core_share`` and, per bot command of that
-part, ``steady_server_cpu_ms_per_command``, which leave out the tables' arrival), all
+part, ``steady_server_cpu_ms_per_command``, and per command applied in it (the bots' and the
+server's own, counted from the ``command`` rows written inside the part),
+``steady_server_cpu_ms_per_applied``; these leave out the tables' arrival and their games'
+ends), all
 PostgreSQL processes' CPU, the bot processes' CPU, and the machine's busy share; and the
 server's RSS before the load and over the steady part. With ``--count-frames`` the bots run
 under ``bench/counted_bots.py``, which counts the WebSocket frames their sockets receive.
@@ -59,16 +62,18 @@ import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import case, func, literal, select
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.cli import parse_think_ms  # noqa: E402
 from app.db import Database  # noqa: E402
+from app.games.models import Command  # noqa: E402
 from app.migrate import upgrade_to_head  # noqa: E402
 from bench.nginx import Nginx, connections_for  # noqa: E402
 from bench.serving import (  # noqa: E402
@@ -96,19 +101,37 @@ BENCH_RATES = {"WS_RATE_PER_SECOND": "50", "WS_RATE_BURST": "50"}
 LATENCY_GOAL_MS = 50.0
 
 
-async def applied_commands(url: str) -> dict[str, int]:
+async def applied_commands(url: str, window: tuple[float, float] | None = None
+                           ) -> dict[str, int]:
     """Commands the server applied, by who sent them: the bots' (``players``), and the
-    server's own (``server``: automatic passes of pass-only windows, timeouts)."""
+    server's own (``server``: automatic passes of pass-only windows, timeouts); with
+    ``window`` (wall-clock seconds), only those written inside it."""
+    command = Command.__table__
+    who = case((command.c.actor.in_(("server", "computer")), command.c.actor),
+               else_=literal("players"))
+    query = select(who, func.count()).group_by(who)
+    if window is not None:
+        start, end = (datetime.fromtimestamp(t, UTC) for t in window)
+        query = query.where(command.c.created_at.between(start, end))
     database = Database(url)
     try:
         async with database.engine.connect() as conn:
-            rows = await conn.execute(text(
-                "SELECT CASE WHEN actor IN ('server', 'computer') THEN actor ELSE 'players' END,"
-                " count(*) FROM command GROUP BY 1"
-            ))
-            return {str(who): int(count) for who, count in rows}
+            rows = await conn.execute(query)
+            return {str(actor): int(count) for actor, count in rows}
     finally:
         await database.dispose()
+
+
+def steady_cpu_per_applied(core_share: float | None, window: tuple[float, float] | None,
+                           applied: dict[str, int]) -> float | None:
+    """Server CPU ms per command applied inside the steady window (the bots' and the
+    server's own alike): the live path's cost alone, without the tables' arrival (accounts,
+    rooms, seats, game starts) or their games' ends, which the whole run's figure spreads over
+    its commands and the bare server never pays."""
+    total = sum(applied.values())
+    if core_share is None or window is None or total == 0:
+        return None
+    return round(core_share * (window[1] - window[0]) / total * 1000, 3)
 
 
 def run_bot_processes(base: str, args: argparse.Namespace, directory: Path
@@ -298,6 +321,7 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
         steady_core = None if None in steady_cores else sum(
             c for c in steady_cores if c is not None)
         steady_rate = (merged.get("steady") or {}).get("commands_per_second")
+        steady_applied = asyncio.run(applied_commands(url, window)) if window else {}
         rss_before = (None if None in rss_before_each
                       else sum(kb for kb in rss_before_each if kb is not None))
         rss_steady = (None if None in steady_each
@@ -336,6 +360,9 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
             "server_cpu_share": per(server_cpu, seconds, digits=3),
             "steady_server_core_share": None if steady_core is None else round(steady_core, 3),
             "steady_server_cpu_ms_per_command": per(steady_core, steady_rate, 1000),
+            "steady_applied": steady_applied,
+            "steady_server_cpu_ms_per_applied": steady_cpu_per_applied(steady_core, window,
+                                                                       steady_applied),
             "server_processes": [{
                 "cpu_seconds": None if cpu is None else round(cpu, 2),
                 "share_of_server_cpu": per(cpu, server_cpu, digits=3),
