@@ -33,6 +33,16 @@ sys.path.insert(0, str(ROOT))
 from app.cli import parse_think_ms  # noqa: E402
 
 
+def spectator_count(text: str) -> int:
+    """``--spectators``: at least one, since a command's latency ends at its last spectator's
+    receipt and the next turn waits for it; with none, every table waits until ``--timeout``."""
+    count = int(text)
+    if count < 1:
+        raise argparse.ArgumentTypeError("the bare load needs at least one spectator a table: "
+                                         "a command is timed to its spectators' receipt")
+    return count
+
+
 class Table:
     def __init__(self, index: int, seed: int) -> None:
         self.index = index
@@ -132,7 +142,7 @@ def main() -> int:
     )
     parser.add_argument("--url", default="http://127.0.0.1:8100")
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--spectators", type=int, default=3)
+    parser.add_argument("--spectators", type=spectator_count, default=3)
     parser.add_argument("--commands", type=int, default=150, help="commands per table")
     parser.add_argument("--think-ms", default="500:1500", metavar="MIN:MAX")
     parser.add_argument("--ramp", type=float, default=60.0, metavar="SECONDS")

@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.bots.client import guest, open_socket  # noqa: E402
 from bench import server as ours  # noqa: E402
+from bench.bare_bots import spectator_count  # noqa: E402
 from bench.serving import (  # noqa: E402
     RssSampler,
     free_port,
@@ -241,7 +242,8 @@ def main() -> int:
     )
     parser.add_argument("--games", default="200,500", help="game counts, comma-separated")
     parser.add_argument("--rounds", type=int, default=2, help="bare, ours: this many times")
-    parser.add_argument("--spectators", type=int, default=3)
+    parser.add_argument("--spectators", type=spectator_count, default=3,
+                        help="a table's spectators, at least one (the bare load times to them)")
     parser.add_argument("--think-ms", default="500:1500", metavar="MIN:MAX")
     parser.add_argument("--ramp", type=float, default=60.0, metavar="SECONDS")
     parser.add_argument("--options", default='{"innings": 3}', help="our games' options")

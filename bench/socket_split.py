@@ -52,12 +52,16 @@ def fit(points: list[tuple[int, float]]) -> Fit:
 
 
 def split(runs: list[dict[str, Any]]) -> dict[str, Fit]:
-    """Each server's fit over ``runs`` (lines of ``bench/compare.py --out``)."""
+    """Each server's fit over ``runs`` (lines of ``bench/compare.py --out``); a run without a
+    steady figure (its load failed: see its ``failures``) is left out."""
     points: dict[str, list[tuple[int, float]]] = {}
     for run in runs:
-        server = run["server"]
+        server = run.get("server")
+        figure = run.get(FIGURE.get(server or "", ""))
+        if figure is None:
+            continue
         sockets = 2 + int(run["spectators_per_game"])
-        points.setdefault(server, []).append((sockets, float(run[FIGURE[server]])))
+        points.setdefault(str(server), []).append((sockets, float(figure)))
     return {server: fit(sorted(found)) for server, found in points.items()}
 
 

@@ -37,8 +37,10 @@ def test_one_socket_count_cannot_be_split() -> None:
 def test_each_server_is_fitted_on_its_own_figure(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    runs = [run("ours", 0, 1.0), run("bare", 0, 0.3), run("ours", 3, 1.6), run("bare", 3, 0.45),
-            run("ours", 6, 2.2), run("bare", 6, 0.6)]
+    failed = {"server": "bare", "spectators_per_game": 0, "steady_server_cpu_ms_per_command": None}
+    memory = {"idle_sockets": 1000}  # compare's memory line has no server
+    runs = [failed, memory, run("ours", 0, 1.0), run("bare", 0, 0.3), run("ours", 3, 1.6),
+            run("bare", 3, 0.45), run("ours", 6, 2.2), run("bare", 6, 0.6)]
     fits = split(runs)
     assert (fits["ours"].own, fits["ours"].per_socket) == pytest.approx((0.6, 0.2))
     assert (fits["bare"].own, fits["bare"].per_socket) == pytest.approx((0.2, 0.05))
