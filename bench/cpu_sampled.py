@@ -159,7 +159,7 @@ def main() -> None:
 
     def window() -> None:
         time.sleep(start)
-        # The signal handler must be set from the main thread: ask it to, through the loop.
+        # A signal handler can only be set from the main thread: ask it to, by a signal.
         os.kill(os.getpid(), signal.SIGUSR2)
         state["started"] = True
         time.sleep(seconds)
