@@ -1,7 +1,7 @@
 """The engine's part of one live command, timed in process with no server around it (issue 12).
 
 The command path asks the same of the engine for every applied command
-(``app.games.commands``): an engine for the game, the side's legal actions, ``apply``, the result,
+(``app.games.commands``): an engine for the game, the action's check, ``apply``, the result,
 each side's legal actions and the deadlines (``_settle``), the new state's JSON for the write, and
 for the broadcast the three viewers' views, each encoded once with the commit's events. This plays
 ``--games`` Base on Board games of random legal moves, the bench's load (three innings by default),
@@ -39,10 +39,12 @@ from app.games.fair_dice import RecordingDice
 from app.realtime.connection import update_text
 
 KIND = "base-on-board"
-PARTS = ("engine", "legal", "apply", "settle", "state_json", "views", "frames")
-"""In the order the command path takes them: making the game's engine, the side's legal
-actions (the check), ``apply``, ``_settle`` (result, both sides' legal actions, deadlines), the
-state's JSON as the write encodes it, ``per_viewer``, each viewer's frame encoded."""
+PARTS = ("engine", "check", "apply", "settle", "state_json", "views", "frames")
+"""In the order the command path takes them: making the game's engine, the check of the action
+against the legal actions the last commit computed (``CommandPath._legal``), ``apply``,
+``_settle`` (result, both sides' legal actions, deadlines), the state's JSON as the write
+encodes it, ``per_viewer``, each viewer's frame encoded."""
+
 
 class Laps:
     """CPU time between marks, added up by part: ``mark()`` before a part, ``lap(part)`` after."""
@@ -79,8 +81,9 @@ def play(games: int, innings: int, seed: int) -> tuple[int, dict[str, float]]:
             laps.mark()
             engine = make_engine(KIND, RecordingDice(game_seed, game_id))
             laps.lap("engine")
-            engine.legal_actions(state, side)
-            laps.lap("legal")
+            if action not in legal[side]:  # the check, against the last commit's legal actions
+                raise AssertionError(action)
+            laps.lap("check")
             state, events = engine.apply(state, action)
             laps.lap("apply")
             legal = None
