@@ -18,6 +18,7 @@ command itself or in its fan-out to sockets (docs/benchmarks.md).
 from __future__ import annotations
 
 import json
+import statistics
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,12 +44,8 @@ def fit(points: list[tuple[int, float]]) -> Fit:
     """Least squares of ``y = own + per_socket x`` through at least two socket counts."""
     if len({x for x, _ in points}) < 2:
         raise ValueError("the split needs runs at two socket counts at least")
-    n = len(points)
-    mean_x = sum(x for x, _ in points) / n
-    mean_y = sum(y for _, y in points) / n
-    slope = (sum((x - mean_x) * (y - mean_y) for x, y in points)
-             / sum((x - mean_x) ** 2 for x, _ in points))
-    return Fit(mean_y - slope * mean_x, slope, tuple(points))
+    line = statistics.linear_regression([x for x, _ in points], [y for _, y in points])
+    return Fit(line.intercept, line.slope, tuple(points))
 
 
 def split(runs: list[dict[str, Any]]) -> dict[str, Fit]:
