@@ -59,10 +59,27 @@ _NO_CHOICE: Final[list[Choice]] = [{}]
 def card_moments(code: str) -> tuple[list[str], list[str]]:
     """When ``code`` is ever played: the phases of the result windows that offer it, and the
     cards it answers (a hand's greyed card tells its player this)."""
-    phases = [p for table in (OFFENSE_WINDOW, DEFENSE_WINDOW) for p, cs in table.items()
-              if code in cs]
-    answers = [card for card, cs in ANSWERS.items() if code in cs]
-    return phases, answers
+    phases, answers = _MOMENTS.get(code, ((), ()))
+    return list(phases), list(answers)
+
+
+def _moments() -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """:func:`card_moments` of every card the tables name, worked out once: a side's view asks
+    for each card of its hand at every commit, and searching the tables each time was a
+    quarter of a view's cost (issue 12)."""
+    codes = {c for table in (OFFENSE_WINDOW, DEFENSE_WINDOW, ANSWERS) for cs in table.values()
+             for c in cs} | set(ANSWERS)
+    return {
+        code: (
+            tuple(p for table in (OFFENSE_WINDOW, DEFENSE_WINDOW) for p, cs in table.items()
+                  if code in cs),
+            tuple(card for card, cs in ANSWERS.items() if code in cs),
+        )
+        for code in codes
+    }
+
+
+_MOMENTS: Final = _moments()
 
 
 def _runners(bases: int, among: int) -> list[Choice]:

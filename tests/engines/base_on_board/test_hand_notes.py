@@ -48,3 +48,25 @@ def test_after_the_game_every_card_says_the_game_is_over() -> None:
     table.state.result = {"winner": "home", "reason": "innings"}
     for side in ("home", "away"):
         assert {n["why"] for n in notes(table, side).values()} == {"over"}
+
+
+def test_every_cards_moments_are_the_tables_own() -> None:
+    """``card_moments`` reads a table worked out once; for every card of every deck it says
+    what a search of the window and answer tables says, and a fresh list each call (a view's
+    note may be changed by whoever holds it)."""
+    from app.engines.base_on_board.data import DEFENSE_CODES, OFFENSE_CODES
+    from app.engines.base_on_board.windows import (
+        ANSWERS,
+        DEFENSE_WINDOW,
+        OFFENSE_WINDOW,
+        card_moments,
+    )
+
+    for code in (*OFFENSE_CODES, *DEFENSE_CODES, "nothing-such"):
+        phases = [p for table in (OFFENSE_WINDOW, DEFENSE_WINDOW) for p, cs in table.items()
+                  if code in cs]
+        answers = [card for card, cs in ANSWERS.items() if code in cs]
+        assert card_moments(code) == (phases, answers)
+    assert card_moments("CS2") == ([], ["SB2", "RNH"])
+    card_moments("SB2")[0].append("changed")
+    assert card_moments("SB2") == (["pitch"], [])
