@@ -6,13 +6,17 @@ process, and a process-wide registry would mix their numbers.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
+LabelledMetric = TypeVar("LabelledMetric", Counter, Gauge, Histogram)
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
 
 class Metrics:
     def __init__(self) -> None:
+        self._children: dict[tuple[object, tuple[str, ...]], Counter | Gauge | Histogram] = {}
         self.registry = CollectorRegistry()
         r = self.registry
         self.commands = Counter(
@@ -47,6 +51,17 @@ class Metrics:
             "bob_room_lease_moves", "Rooms this process began or stopped owning", ["change"],
             registry=r)
         self.rooms_owned = Gauge("bob_rooms_owned", "Live rooms this process owns", registry=r)
+
+    def labelled(self, metric: LabelledMetric, *values: str) -> LabelledMetric:
+        """``metric.labels(*values)``, kept: the library checks the names and takes a lock on
+        every ``labels`` call, a few microseconds that every command paid two or three times
+        (issue 12). The label values are the server's own (kinds, refusal codes, reasons), so
+        this holds no more children than the metric itself does."""
+        key = (metric, values)
+        child = self._children.get(key)
+        if child is None:
+            child = self._children[key] = metric.labels(*values)
+        return child  # type: ignore[return-value]
 
     def text(self) -> bytes:
         return generate_latest(self.registry)

@@ -231,12 +231,12 @@ class CommandPath:
         try:
             response = await self._submit(request)
         except ApiError as exc:
-            metrics.commands.labels(request.kind, exc.code).inc()
+            metrics.labelled(metrics.commands, request.kind, exc.code).inc()
             if log.isEnabledFor(logging.DEBUG):
                 log.debug("command refused", extra=self._log_fields(request, code=exc.code))
             raise
         result = "duplicate" if response.get("duplicate") else str(response["result"])
-        metrics.commands.labels(request.kind, result).inc()
+        metrics.labelled(metrics.commands, request.kind, result).inc()
         if log.isEnabledFor(logging.DEBUG):
             log.debug("command " + result,
                       extra=self._log_fields(request, seq=response.get("seq")))
@@ -687,9 +687,9 @@ class CommandPath:
                 "response": {"result": "applied", "first_seq": own_seq + 1, "seq": last_seq,
                              "duplicate": False},
             })
-            self.metrics.passes_held.labels("server").inc()
+            self.metrics.labelled(self.metrics.passes_held, "server").inc()
         elif early:
-            self.metrics.passes_held.labels("person").inc()
+            self.metrics.labelled(self.metrics.passes_held, "person").inc()
         seat = self._guard_values(game, request) if seat_guard else None
         appended = (service.event_values(game.id, stored), pitches, plays, draws, commands)
         # The usual command is one statement (together with other games' commands when the

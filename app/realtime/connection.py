@@ -559,6 +559,7 @@ class RoomConnection:
             game_id = current
             response = await self.ctx.commands.submit(request(game_id))
         finally:
-            self.ctx.metrics.command_seconds.labels(kind).observe(time.perf_counter() - started)
+            metrics = self.ctx.metrics
+            metrics.labelled(metrics.command_seconds, kind).observe(time.perf_counter() - started)
         self._put("send", encode({"type": "ack", "id": command, "game_id": game_id,
                                   **response}))
