@@ -1,4 +1,5 @@
-"""A plain asyncpg pool for the command's one statement, beside SQLAlchemy's pool.
+"""A plain asyncpg pool for the command's one statement, beside SQLAlchemy's pool, whose
+connections stay checked out between statements.
 
 The usual command is one statement (:mod:`app.games.one_statement`) on a game this process
 holds, so it needs neither a read nor a transaction. Checked out of SQLAlchemy's pool, its
@@ -7,18 +8,28 @@ adapter's greenlet hops, and the autocommit isolation level set and restored eac
 as much of the server's CPU as the statement itself (``bench/one_statement.py``, ``checkout``
 against ``pool``). This pool hands out the driver's connections as they are.
 
-A connection comes back without asyncpg's reset (a round trip of ``RESET ALL``, ``UNLISTEN``
-and the like): the only statement run on it is the one write, outside a transaction, which
-leaves no session state behind. A connection the server dropped fails one statement (with
-the driver's error, which :func:`app.db.is_unavailable` knows for a closed connection) and is
-replaced by the pool.
+Checked out of asyncpg's own pool at every statement, a connection still cost about 6% of the
+server's CPU under the benchmarks' load (issue 12, the CPU-clock profile of 2026-12-07): a
+check-out, and a check-in that runs as a task of its own under ``asyncio.shield`` with an
+inactivity timer set and cancelled each time. So a connection that finished its statement is
+kept here, checked out, and the next statement takes it at once. At most as many are kept as
+ever ran at once (the command writer runs two: :data:`app.games.group_write.IN_FLIGHT`).
+
+A connection goes back to asyncpg's pool only when it may be unfit: its statement was
+cancelled or failed other than by a PostgreSQL error (the database dropped it, say). asyncpg
+then closes or resets it, and a later statement takes a fresh one, so a dropped connection
+costs one statement. A PostgreSQL error (a repeated command id, a deadlock) leaves the
+connection as it was: the statement ran outside a transaction, and the error ended it.
+
+Nothing is reset between statements (asyncpg's reset is a round trip of ``RESET ALL``,
+``UNLISTEN`` and the like): the only statement run on these connections is the one write,
+outside a transaction, which leaves no session state behind.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from types import TracebackType
 from typing import Any
 
 import asyncpg
@@ -41,6 +52,8 @@ class RawPool:
         self._dsn, self._size = dsn(url), size
         self._pool: asyncpg.Pool | None = None
         self._opening: asyncio.Lock | None = None
+        self._kept: list[Any] = []
+        """Connections checked out of ``_pool`` and free for the next statement."""
 
     async def _open(self) -> asyncpg.Pool:
         if self._opening is None:
@@ -52,19 +65,51 @@ class RawPool:
                 )
         return self._pool
 
-    def acquire(self) -> AbstractAsyncContextManager[Any]:
-        """An asyncpg connection for one statement, outside a transaction (``async with``):
-        the driver's own acquire once the pool is open, no wrapper of ours around it."""
-        if self._pool is not None:
-            return self._pool.acquire()  # type: ignore[no-any-return]
-        return self._acquire_first()
+    def acquire(self) -> _Checkout:
+        """An asyncpg connection for one statement, outside a transaction (``async with``)."""
+        return _Checkout(self)
 
-    @asynccontextmanager
-    async def _acquire_first(self) -> AsyncIterator[Any]:
-        async with (await self._open()).acquire() as connection:
-            yield connection
+    @property
+    def kept(self) -> int:
+        """Connections kept checked out and free now."""
+        return len(self._kept)
 
     async def close(self) -> None:
+        """Gives the kept connections back and closes the pool (which waits for those in use:
+        their statements end, and they go back rather than be kept, the pool being gone)."""
         pool, self._pool = self._pool, None
+        kept, self._kept = self._kept, []
         if pool is not None:
+            for connection in kept:
+                await pool.release(connection)
             await pool.close()
+
+
+class _Checkout:
+    """One statement's connection: a kept one, or a new one checked out of asyncpg's pool."""
+
+    __slots__ = ("_connection", "_owner", "_pool")
+
+    def __init__(self, owner: RawPool) -> None:
+        self._owner = owner
+        self._pool: asyncpg.Pool | None = None
+        self._connection: Any = None
+
+    async def __aenter__(self) -> Any:
+        owner = self._owner
+        self._pool = owner._pool if owner._pool is not None else await owner._open()
+        self._connection = owner._kept.pop() if owner._kept else await self._pool.acquire()
+        return self._connection
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None,
+        _trace: TracebackType | None,
+    ) -> None:
+        owner, connection, pool = self._owner, self._connection, self._pool
+        assert pool is not None
+        fit = (kind is None or isinstance(error, asyncpg.PostgresError)) and not (
+            connection.is_closed())
+        if fit and pool is owner._pool:
+            owner._kept.append(connection)
+        else:
+            await pool.release(connection)

@@ -1,9 +1,10 @@
 """The command's one statement goes through the driver's own pool: a held game's command takes
-no connection of SQLAlchemy's, and a connection the database dropped costs one refused
-statement, not the pool."""
+no connection of SQLAlchemy's, a connection stays checked out for the next statement, and a
+connection the database dropped costs one refused statement, not the pool."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import asyncpg
@@ -79,3 +80,69 @@ async def test_a_dropped_connection_costs_one_statement_at_most(database_url: st
                 assert await raw.fetchval("SELECT pg_backend_pid()") != pid
     finally:
         await database.dispose()
+
+
+async def test_a_connection_is_kept_for_the_next_statement(database_url: str) -> None:
+    """Taken and given back at every statement, a connection cost a check-out and a shielded
+    check-in task; kept, the next statement has it at once, a PostgreSQL error included."""
+    _postgres_only(database_url)
+    database = Database(database_url, pool_size=4)
+    assert database.raw is not None
+    try:
+        async with database.raw.acquire() as raw:
+            pid = await raw.fetchval("SELECT pg_backend_pid()")
+        assert database.raw.kept == 1
+        with pytest.raises(asyncpg.DivisionByZeroError):
+            async with database.raw.acquire() as raw:
+                await raw.fetchval("SELECT 1 / 0")
+        async with database.raw.acquire() as raw:
+            assert await raw.fetchval("SELECT pg_backend_pid()") == pid
+            assert database.raw.kept == 0  # in use: not free for another statement
+        assert database.raw.kept == 1
+    finally:
+        await database.dispose()
+
+
+async def test_no_more_are_kept_than_ran_at_once(database_url: str) -> None:
+    _postgres_only(database_url)
+    database = Database(database_url, pool_size=8)
+    raw_pool = database.raw
+    assert raw_pool is not None
+
+    async def backend() -> int:
+        async with raw_pool.acquire() as raw:
+            return int(await raw.fetchval("SELECT pg_backend_pid() FROM pg_sleep(0.05)"))
+
+    try:
+        together = set(await asyncio.gather(*(backend() for _ in range(3))))
+        assert len(together) == 3 and raw_pool.kept == 3
+        one_by_one = {await backend() for _ in range(6)}
+        assert one_by_one <= together and raw_pool.kept == 3
+    finally:
+        await database.dispose()
+
+
+async def test_closing_waits_for_a_statement_in_use_and_keeps_nothing(
+    database_url: str,
+) -> None:
+    """``close`` gives the kept connections back (the driver's pool would wait for them for
+    ever) and the one in use goes back when its statement ends."""
+    _postgres_only(database_url)
+    database = Database(database_url, pool_size=4)
+    raw_pool = database.raw
+    assert raw_pool is not None
+    for _ in range(2):
+        async with raw_pool.acquire() as raw:
+            await raw.fetchval("SELECT 1")
+    started = asyncio.Event()
+
+    async def slow() -> int:
+        async with raw_pool.acquire() as raw:
+            started.set()
+            return int(await raw.fetchval("SELECT 7 FROM pg_sleep(0.3)"))
+
+    running = asyncio.create_task(slow())
+    await started.wait()
+    await asyncio.wait_for(database.dispose(), 10)
+    assert await running == 7
+    assert raw_pool.kept == 0
