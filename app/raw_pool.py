@@ -16,10 +16,11 @@ kept here, checked out, and the next statement takes it at once. At most as many
 ever ran at once (the command writer runs two: :data:`app.games.group_write.IN_FLIGHT`).
 
 A connection goes back to asyncpg's pool only when it may be unfit: its statement was
-cancelled or failed other than by a PostgreSQL error (the database dropped it, say). asyncpg
-then closes or resets it, and a later statement takes a fresh one, so a dropped connection
-costs one statement. A PostgreSQL error (a repeated command id, a deadlock) leaves the
-connection as it was: the statement ran outside a transaction, and the error ended it.
+cancelled, or failed other than by PostgreSQL's refusal of the statement alone (the database
+dropped the connection or is shutting down, say). asyncpg then closes or resets it, and a later
+statement takes a fresh one, so a dropped connection costs one statement. A refusal (a repeated
+command id, a deadlock) leaves the connection as it was: the statement ran outside a
+transaction, and the error ended it.
 
 Nothing is reset between statements (asyncpg's reset is a round trip of ``RESET ALL``,
 ``UNLISTEN`` and the like): the only statement run on these connections is the one write,
@@ -85,6 +86,22 @@ class RawPool:
             await pool.close()
 
 
+UNFIT_CLASSES = ("08", "57")
+"""SQLSTATE classes after which a connection may be gone: connection exceptions, and operator
+intervention (the server shutting down, or terminating this backend)."""
+
+
+def _statement_error(error: BaseException | None) -> bool:
+    """Whether ``error`` is PostgreSQL's refusal of the statement alone (itself, or the cause
+    of the SQLAlchemy error :mod:`app.games.one_statement` raises for a repeated command id),
+    after which the connection is as it was."""
+    found = error if isinstance(error, asyncpg.PostgresError) else getattr(
+        error, "__cause__", None)
+    if not isinstance(found, asyncpg.PostgresError):
+        return False
+    return not str(found.sqlstate or "").startswith(UNFIT_CLASSES)
+
+
 class _Checkout:
     """One statement's connection: a kept one, or a new one checked out of asyncpg's pool."""
 
@@ -107,9 +124,8 @@ class _Checkout:
     ) -> None:
         owner, connection, pool = self._owner, self._connection, self._pool
         assert pool is not None
-        fit = (kind is None or isinstance(error, asyncpg.PostgresError)) and not (
-            connection.is_closed())
-        if fit and pool is owner._pool:
+        if (kind is None or _statement_error(error)) and not connection.is_closed() and (
+                pool is owner._pool):
             owner._kept.append(connection)
         else:
             await pool.release(connection)

@@ -9,6 +9,7 @@ from typing import Any
 
 import asyncpg
 import pytest
+from sqlalchemy.exc import IntegrityError
 
 from app.db import Database
 from app.engine_catalog import EngineCatalog
@@ -146,3 +147,34 @@ async def test_closing_waits_for_a_statement_in_use_and_keeps_nothing(
     await asyncio.wait_for(database.dispose(), 10)
     assert await running == 7
     assert raw_pool.kept == 0
+
+
+async def test_a_repeated_command_id_keeps_the_connection_a_shutdown_does_not(
+    database_url: str,
+) -> None:
+    """The command path sees a repeated command id as SQLAlchemy's ``IntegrityError`` around
+    asyncpg's (``app.games.one_statement``): the statement was refused and the connection is
+    fine, so it is kept. An error of the classes that say the connection may be gone (the
+    server shutting down, or ending this backend) gives it back to asyncpg's pool."""
+    _postgres_only(database_url)
+    database = Database(database_url, pool_size=4)
+    raw_pool = database.raw
+    assert raw_pool is not None
+    try:
+        with pytest.raises(IntegrityError):
+            async with raw_pool.acquire() as raw:
+                try:
+                    await raw.fetchval("SELECT 1 / 0")
+                except asyncpg.DivisionByZeroError as refused:
+                    raise IntegrityError("statement", None, refused) from refused
+        assert raw_pool.kept == 1
+        with pytest.raises(asyncpg.AdminShutdownError):
+            async with raw_pool.acquire() as raw:
+                raise asyncpg.AdminShutdownError("terminating connection")
+        assert raw_pool.kept == 0
+        with pytest.raises(RuntimeError):
+            async with raw_pool.acquire() as raw:
+                raise RuntimeError("not the database's")
+        assert raw_pool.kept == 0
+    finally:
+        await database.dispose()
