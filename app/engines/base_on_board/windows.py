@@ -68,7 +68,7 @@ def _moments() -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
     for each card of its hand at every commit, and searching the tables each time was a
     quarter of a view's cost (issue 12)."""
     codes = {c for table in (OFFENSE_WINDOW, DEFENSE_WINDOW, ANSWERS) for cs in table.values()
-             for c in cs} | set(ANSWERS)
+             for c in cs}
     return {
         code: (
             tuple(p for table in (OFFENSE_WINDOW, DEFENSE_WINDOW) for p, cs in table.items()
