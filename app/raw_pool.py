@@ -22,6 +22,13 @@ statement takes a fresh one, so a dropped connection costs one statement. A refu
 command id, a deadlock) leaves the connection as it was: the statement ran outside a
 transaction, and the error ended it.
 
+A kept connection that the driver has seen closed is given back, not used. One unused for longer
+than asyncpg's own idle limit (five minutes) is closed, not used. Either way the statement takes a
+fresh one. asyncpg's pool closed such connections itself while
+they sat in it; kept here, they would otherwise stay open however long the process is idle, and
+after a PostgreSQL restart, or a network device that drops idle connections, the first commands
+would be refused on them.
+
 Nothing is reset between statements (asyncpg's reset is a round trip of ``RESET ALL``,
 ``UNLISTEN`` and the like): the only statement run on these connections is the one write,
 outside a transaction, which leaves no session state behind.
@@ -30,6 +37,7 @@ outside a transaction, which leaves no session state behind.
 from __future__ import annotations
 
 import asyncio
+import time
 from types import TracebackType
 from typing import Any
 
@@ -46,15 +54,21 @@ async def _no_reset(_connection: Any) -> None:
     """Nothing to undo: see the module's docstring."""
 
 
+MAX_IDLE_SECONDS = 300.0
+"""How long a kept connection may go unused and still be used: asyncpg's default
+``max_inactive_connection_lifetime``, after which its pool closed an idle connection."""
+
+
 class RawPool:
     """Created on first use, in the running event loop; closed with the database."""
 
-    def __init__(self, url: str, size: int) -> None:
-        self._dsn, self._size = dsn(url), size
+    def __init__(self, url: str, size: int, max_idle: float = MAX_IDLE_SECONDS) -> None:
+        self._dsn, self._size, self._max_idle = dsn(url), size, max_idle
         self._pool: asyncpg.Pool | None = None
         self._opening: asyncio.Lock | None = None
-        self._kept: list[Any] = []
-        """Connections checked out of ``_pool`` and free for the next statement."""
+        self._kept: list[tuple[Any, float]] = []
+        """Connections checked out of ``_pool`` and free for the next statement, each with
+        the monotonic time it was kept at."""
 
     async def _open(self) -> asyncpg.Pool:
         if self._opening is None:
@@ -81,7 +95,7 @@ class RawPool:
         pool, self._pool = self._pool, None
         kept, self._kept = self._kept, []
         if pool is not None:
-            for connection in kept:
+            for connection, _kept_at in kept:
                 await pool.release(connection)
             await pool.close()
 
@@ -102,6 +116,16 @@ def _statement_error(error: BaseException | None) -> bool:
     return not str(found.sqlstate or "").startswith(UNFIT_CLASSES)
 
 
+def _closed(connection: Any) -> bool:
+    """Whether the driver has seen ``connection`` closed. Once it has, asyncpg takes it back
+    into its pool by itself, and the proxy this pool holds refuses every call, ``is_closed``
+    too."""
+    try:
+        return bool(connection.is_closed())
+    except asyncpg.InterfaceError:
+        return True
+
+
 class _Checkout:
     """One statement's connection: a kept one, or a new one checked out of asyncpg's pool."""
 
@@ -115,7 +139,18 @@ class _Checkout:
     async def __aenter__(self) -> Any:
         owner = self._owner
         self._pool = owner._pool if owner._pool is not None else await owner._open()
-        self._connection = owner._kept.pop() if owner._kept else await self._pool.acquire()
+        while owner._kept:
+            connection, kept_at = owner._kept.pop()
+            if _closed(connection):  # the database closed it while kept, and the driver saw
+                await self._pool.release(connection)
+            elif time.monotonic() - kept_at <= owner._max_idle:
+                self._connection = connection
+                return connection
+            else:
+                # Closed at once, without a round trip a dropped peer would never answer;
+                # asyncpg takes its place back, and a check-out opens a fresh connection.
+                connection.terminate()
+        self._connection = await self._pool.acquire()
         return self._connection
 
     async def __aexit__(
@@ -124,8 +159,8 @@ class _Checkout:
     ) -> None:
         owner, connection, pool = self._owner, self._connection, self._pool
         assert pool is not None
-        if (kind is None or _statement_error(error)) and not connection.is_closed() and (
+        if (kind is None or _statement_error(error)) and not _closed(connection) and (
                 pool is owner._pool):
-            owner._kept.append(connection)
+            owner._kept.append((connection, time.monotonic()))
         else:
             await pool.release(connection)

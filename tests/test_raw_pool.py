@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.db import Database
 from app.engine_catalog import EngineCatalog
-from app.raw_pool import dsn
+from app.raw_pool import RawPool, dsn
 from tests.support.live import LiveServer
 from tests.support.table import open_table
 
@@ -176,5 +176,75 @@ async def test_a_repeated_command_id_keeps_the_connection_a_shutdown_does_not(
             async with raw_pool.acquire() as raw:
                 raise RuntimeError("not the database's")
         assert raw_pool.kept == 0
+    finally:
+        await database.dispose()
+
+
+async def _alive(database: Database, pid: int) -> bool:
+    async with database.engine.connect() as other:
+        found = await other.exec_driver_sql(
+            f"SELECT count(*) FROM pg_stat_activity WHERE pid = {int(pid)}")
+        return bool(found.scalar_one())
+
+
+async def test_a_connection_kept_past_the_idle_limit_is_closed_not_used(
+    database_url: str,
+) -> None:
+    """asyncpg's pool closed a connection idle for five minutes; kept here, one would stay
+    open however long the process is idle, and after a database restart or a dropped idle
+    connection the next command would be refused on it."""
+    _postgres_only(database_url)
+    database = Database(database_url, pool_size=2)
+    raw_pool = RawPool(database_url, 2, max_idle=0.2)
+    try:
+        async with raw_pool.acquire() as raw:
+            first = await raw.fetchval("SELECT pg_backend_pid()")
+        async with raw_pool.acquire() as raw:  # within the limit: the same one
+            assert await raw.fetchval("SELECT pg_backend_pid()") == first
+        await asyncio.sleep(0.3)
+        async with raw_pool.acquire() as raw:
+            second = await raw.fetchval("SELECT pg_backend_pid()")
+        assert second != first
+        assert raw_pool.kept == 1
+        for _ in range(50):  # the backend ends once it reads the driver's close
+            if not await _alive(database, first):
+                break
+            await asyncio.sleep(0.05)
+        assert not await _alive(database, first)
+    finally:
+        await raw_pool.close()
+        await database.dispose()
+
+
+def _seen_closed(connection: Any) -> bool:
+    """asyncpg takes a connection it saw closed back into its pool, and its proxy then
+    refuses every call."""
+    try:
+        return bool(connection.is_closed())
+    except asyncpg.InterfaceError:
+        return True
+
+
+async def test_a_kept_connection_the_database_closed_is_not_used(database_url: str) -> None:
+    """Terminated while kept (a restart, say) and seen closed by the driver, it is given back
+    and the statement takes a fresh connection instead of being refused."""
+    _postgres_only(database_url)
+    database = Database(database_url, pool_size=2)
+    raw_pool = database.raw
+    assert raw_pool is not None
+    try:
+        async with raw_pool.acquire() as raw:
+            pid = await raw.fetchval("SELECT pg_backend_pid()")
+            kept = raw
+        async with database.engine.connect() as other:
+            await other.exec_driver_sql(f"SELECT pg_terminate_backend({int(pid)})")
+        for _ in range(100):  # the driver reads the server's goodbye as the loop runs
+            if _seen_closed(kept):
+                break
+            await asyncio.sleep(0.02)
+        assert _seen_closed(kept)
+        async with raw_pool.acquire() as raw:
+            assert await raw.fetchval("SELECT pg_backend_pid()") != pid
+        assert raw_pool.kept == 1
     finally:
         await database.dispose()
