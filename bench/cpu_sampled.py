@@ -39,15 +39,33 @@ from profiled import run_until_stopped, wrapped
 
 ROOT = str(Path(__file__).resolve().parent.parent) + os.sep
 Stack = tuple[str, ...]
+_app_root: str | None = None
+
+
+def app_root() -> str | None:
+    """The tree whose ``app`` the process imported, which need not be this file's: the
+    virtualenv installs the main tree, so a worktree's bench serves the main tree's ``app``
+    unless ``PYTHONPATH`` says otherwise. Found once ``app`` is imported, then kept."""
+    global _app_root
+    if _app_root is None:
+        module = sys.modules.get("app")
+        found = getattr(module, "__file__", None)
+        if found:
+            _app_root = str(Path(found).resolve().parent.parent) + os.sep
+    return _app_root
 
 
 def where(frame: FrameType) -> str:
-    """``path:function`` of a frame, the path relative to the repository or to site-packages."""
+    """``path:function`` of a frame, the path relative to the repository (this one, or the one
+    ``app`` came from) or to site-packages."""
     path = frame.f_code.co_filename
+    imported = app_root()
     if "site-packages" + os.sep in path:
         path = path.split("site-packages" + os.sep, 1)[1]
     elif path.startswith(ROOT):
         path = path[len(ROOT):]
+    elif imported is not None and path.startswith(imported):
+        path = path[len(imported):]
     elif "python3." in path:
         path = "stdlib/" + path.rsplit(os.sep, 1)[-1]
     return f"{path}:{frame.f_code.co_name}"

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 import time
+import types
 
 import pytest
 
-from bench.cpu_sampled import LOOP, Sampler, package, summary
+from bench import cpu_sampled
+from bench.cpu_sampled import LOOP, Sampler, package, summary, where
 
 
 def spin(seconds: float) -> int:
@@ -57,3 +60,21 @@ def test_a_run_serves_under_the_sampler_when_asked(monkeypatch: pytest.MonkeyPat
     command = serve_command(8101, ".1")
     assert command[1].endswith("bench/cpu_sampled.py") and command[2] == "/tmp/samples.json.1"
     assert command[3:] == ["-m", "app.cli", "serve", "--port", "8101"]
+
+
+def test_a_frame_of_the_imported_app_is_named_from_its_own_tree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worktree's bench may serve another tree's ``app`` (the one the virtualenv installs);
+    its frames must still read ``app/...``, or the table of our own frames comes out empty."""
+    other = types.ModuleType("app")
+    other.__file__ = "/elsewhere/tree/app/__init__.py"
+    monkeypatch.setitem(sys.modules, "app", other)
+    monkeypatch.setattr(cpu_sampled, "_app_root", None)
+    namespace: dict[str, object] = {}
+    exec(compile("import sys\ndef here():\n    return sys._getframe()\n",
+                 "/elsewhere/tree/app/games/commands.py", "exec"), namespace)
+    frame = namespace["here"]()  # type: ignore[operator]
+    assert where(frame) == "app/games/commands.py:here"
+    assert where(sys._getframe()) == "tests/bench/test_cpu_sampled.py:" + (
+        "test_a_frame_of_the_imported_app_is_named_from_its_own_tree")
