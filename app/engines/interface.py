@@ -175,6 +175,14 @@ class GameEngine(Protocol, Generic[S]):
         """The state as ``side`` may see it (``None``: a spectator), JSON-ready."""
         ...
 
+    def views(
+        self, state: S, legal: Mapping[Side, list[Action]] | None = None
+    ) -> dict[Side | None, JSON]:
+        """``view`` for each side and for a spectator (``None``), equal to those three calls.
+        A commit sends all three, so an engine may build what they share once. ``legal``:
+        each side's ``legal_actions(state, side)``, when the caller has them already."""
+        ...
+
     def outcome(self, state: S) -> Outcome | None:
         """``None`` while the game goes on."""
         ...
@@ -190,6 +198,11 @@ class GameEngine(Protocol, Generic[S]):
     def from_json(self, data: Mapping[str, Any]) -> S:
         """Raises :class:`InvalidState` for data that is not a state of this engine."""
         ...
+
+
+def views_one_by_one(engine: GameEngine[S], state: S) -> dict[Side | None, JSON]:
+    """``GameEngine.views`` for an engine whose views share too little to build together."""
+    return {side: engine.view(state, side) for side in (*SIDES, None)}
 
 
 Pick = Callable[[int], int]

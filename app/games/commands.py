@@ -728,7 +728,7 @@ class CommandPath:
         if early:
             return _Commit(None, held_message, response, after)
         shown_views = service.per_viewer(engine, hold.state, finished=False,
-                                         legal_now=hold.legal_by_side())
+                                         allowed=hold.legal_by_side())
         # Its header as of ``now``, while the hold lasts: a write slower than the pause (a busy
         # server) would otherwise head the events before the pass with the seq after it, and
         # every socket would take the held events, published next, for ones it had.

@@ -185,18 +185,19 @@ def draw_values(game_id: str, dice: RecordingDice) -> list[dict[str, Any]]:
 
 
 def per_viewer(engine: GameEngine[Any], state: Any, finished: bool,
-               legal_now: Legal | None = None) -> dict[str, Any]:
-    """Each viewer's view and legal actions, computed once per commit for all its sockets."""
-    views: dict[str, Any] = {}
-    for viewer in VIEWERS:
-        side: Side | None = None if viewer == "spectator" else viewer  # type: ignore[assignment]
-        if finished or side is None:
-            legal = []
-        else:
-            legal = legal_now[side] if legal_now is not None else engine.legal_actions(
-                state, side)
-        views[viewer] = {"view": engine.view(state, side), "legal_actions": legal}
-    return views
+               legal_now: Legal | None = None, allowed: Legal | None = None) -> dict[str, Any]:
+    """Each viewer's view and legal actions, computed once per commit for all its sockets.
+    ``legal_now``: each side's ``legal_actions`` in ``state``, when the commit has them.
+    ``allowed``: what each side may send instead, when that differs (while a pass is held,
+    :meth:`app.games.hold.Hold.legal_by_side`); the views still show the engine's."""
+    legal = legal_now if legal_now is not None else legal_by_side(engine, state)
+    built = engine.views(state, legal)  # type: ignore[arg-type]  # Legal's keys are sides
+    sent = allowed if allowed is not None else legal
+    return {
+        "home": {"view": built["home"], "legal_actions": [] if finished else sent["home"]},
+        "away": {"view": built["away"], "legal_actions": [] if finished else sent["away"]},
+        "spectator": {"view": built[None], "legal_actions": []},
+    }
 
 
 def game_header(game: Game | LiveGame, now: datetime | None = None) -> dict[str, Any]:
@@ -334,6 +335,6 @@ async def snapshot_views(
     hold = active(game, now)
     if hold is not None:
         return per_viewer(engine, engine.from_json(hold.state_json), finished=False,
-                          legal_now=hold.legal_by_side())
+                          allowed=hold.legal_by_side())
     state = engine.from_json(game.state)
     return per_viewer(engine, state, finished=game.status != "live")

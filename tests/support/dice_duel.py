@@ -24,6 +24,7 @@ from app.engines.interface import (
     Outcome,
     Side,
     other_side,
+    views_one_by_one,
 )
 
 KIND = "dice-duel"
@@ -128,6 +129,11 @@ class DiceDuel:
                 new["inning"] += 1
                 new["half"] = "top"
         return new, events
+
+    def views(
+        self, state: dict[str, Any], legal: Mapping[Side, list[Action]] | None = None
+    ) -> dict[Side | None, dict[str, Any]]:
+        return views_one_by_one(self, state)
 
     def view(self, state: dict[str, Any], side: Side | None) -> dict[str, Any]:
         public = {k: v for k, v in state.items() if k not in ("pick", "tag")}

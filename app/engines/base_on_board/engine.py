@@ -38,6 +38,7 @@ from app.engines.dice import shuffled
 from app.engines.interface import (
     JSON,
     PITCH_EVENT,
+    SIDES,
     Action,
     DiceSource,
     Event,
@@ -285,6 +286,35 @@ class Engine:
         return happened
 
     def view(self, state: State, side: Side | None) -> JSON:
+        body = self._public_view(state)
+        if side is not None:
+            self._add_own(state, side, body, self.legal_actions(state, side))
+        return body
+
+    def views(
+        self, state: State, legal: Mapping[Side, list[Action]] | None = None
+    ) -> dict[Side | None, JSON]:
+        """The public part is built once and each side's view copies its top level only, so
+        the three views share what is nested in it (nobody changes a view once built)."""
+        public = self._public_view(state)
+        built: dict[Side | None, JSON] = {None: public}
+        for side in SIDES:
+            body = dict(public)
+            self._add_own(state, side, body, legal[side] if legal is not None
+                          else self.legal_actions(state, side))
+            built[side] = body
+        return built
+
+    def _add_own(self, state: State, side: Side, body: JSON, legal: list[Action]) -> None:
+        """What only ``side`` sees: its hand, its legal actions and why the rest of its hand
+        cannot be played."""
+        body["side"] = side
+        body["hand"] = list(state.hands[side])
+        body["legal_actions"] = legal
+        body["hand_notes"] = self.hand_notes(state, side, legal)
+
+    def _public_view(self, state: State) -> JSON:
+        """What every viewer sees, a spectator's whole view."""
         waiting = None
         if state.queue and state.result is None:
             waiting = {"side": state.queue[0][0], "kind": state.queue[0][1]}
@@ -317,11 +347,6 @@ class Engine:
             "pitches": state.pitches,
             "result": dict(state.result) if state.result is not None else None,
         }
-        if side is not None:
-            body["side"] = side
-            body["hand"] = list(state.hands[side])
-            body["legal_actions"] = self.legal_actions(state, side)
-            body["hand_notes"] = self.hand_notes(state, side, body["legal_actions"])
         return body
 
     def hand_notes(self, state: State, side: Side, legal: list[Action]) -> list[JSON]:

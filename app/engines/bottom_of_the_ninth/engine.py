@@ -45,6 +45,7 @@ from app.engines.interface import (
     Outcome,
     Side,
     parse_side,
+    views_one_by_one,
 )
 
 _TIMEOUT_TYPES = ("setup_random", "stare_random", "pitch_roll", "swing_roll", "race_roll")
@@ -815,6 +816,13 @@ class Engine:
         )
 
     # ------------------------------------------------------ view & outcome
+
+    def views(
+        self, state: State, legal: Mapping[Side, list[Action]] | None = None
+    ) -> dict[Side | None, JSON]:
+        """Each view is built whole: a side's differs from the others' inside the stare and
+        in ``viewer``, and none holds legal actions."""
+        return views_one_by_one(self, state)
 
     def view(self, state: State, side: Side | None) -> JSON:
         stare: JSON = {}
