@@ -317,15 +317,16 @@ class RoomConnection:
             self.game_id, self.seq, self.state_seq = header["game_id"], 0, 0
         if header["seq"] <= self.seq:
             return  # already sent (a catch-up got there first)
-        fresh = [e for e in events if e["seq"] > self.seq]
-        if not fresh or fresh[0]["seq"] != self.seq + 1:
-            await self._catch_up(self.seq, self.game_id, "gap")
-            return
-        if len(fresh) == len(events):  # the usual case: the same frame as its viewer kind
+        if events and events[0]["seq"] == self.seq + 1:
+            # The usual case, every event new: the same frame as its viewer kind's.
             texts = viewer_texts(message, self.viewer)
         else:
-            texts = [update_text(header["game_id"], fresh, header, message["views"][self.viewer],
-                                 self.side)]
+            fresh = [e for e in events if e["seq"] > self.seq]
+            if not fresh or fresh[0]["seq"] != self.seq + 1:
+                await self._catch_up(self.seq, self.game_id, "gap")
+                return
+            texts = [update_text(header["game_id"], fresh, header,
+                                 message["views"][self.viewer], self.side)]
         self.seq = self.state_seq = header["seq"]
         await self._send_all(texts)
 

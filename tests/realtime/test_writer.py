@@ -64,3 +64,39 @@ async def test_the_writer_holds_no_broadcast_while_it_waits() -> None:
     finally:
         gc.enable()
         writer.cancel()
+
+
+def _commit(first: int, last: int) -> dict[str, Any]:
+    """A broadcast of the events ``first``..``last`` (one commit's, or a commit and the pass
+    folded into it)."""
+    return {
+        "kind": "game", "game": {"game_id": "g", "seq": last},
+        "events": [{"seq": seq, "type": "pitch", "data": {"pitch": seq}, "private": {}}
+                   for seq in range(first, last + 1)],
+        "views": {"spectator": {"view": {"at": last}, "legal": []}}}
+
+
+async def test_a_broadcast_sends_what_is_new_and_a_gap_is_read_back() -> None:
+    """The usual broadcast goes out whole, as every spectator's shared frame; one that starts
+    inside what was sent goes out from the first new event; one that leaves a gap is not sent
+    (the writer reads what is missing instead)."""
+    ctx: Any = SimpleNamespace(settings=Settings(database_url="sqlite://"),
+                               watch=SimpleNamespace(saw=lambda *_: None))
+    socket = _Socket()
+    connection = RoomConnection(ctx, socket, "room")  # type: ignore[arg-type]
+    caught_up: list[tuple[Any, ...]] = []
+
+    async def catch_up(*asked: Any) -> None:
+        caught_up.append(asked)
+
+    connection._catch_up = catch_up  # type: ignore[method-assign]
+    connection.game_id, connection.seq = "g", 2
+    usual = _commit(3, 4)
+    await connection._on_game(usual)
+    assert [e["seq"] for e in socket.sent[-1]["events"]] == [3, 4]
+    assert "_texts" in usual  # encoded once for its viewer kind, kept for the others
+    await connection._on_game(_commit(4, 6))
+    assert [e["seq"] for e in socket.sent[-1]["events"]] == [5, 6]
+    assert connection.seq == 6 and not caught_up
+    await connection._on_game(_commit(8, 9))
+    assert caught_up == [(6, "g", "gap")] and len(socket.sent) == 2
