@@ -24,10 +24,9 @@ transaction, and the error ended it.
 
 A kept connection that the driver has seen closed is given back, not used. One unused for longer
 than asyncpg's own idle limit (five minutes) is closed, not used. Either way the statement takes a
-fresh one. asyncpg's pool closed such connections itself while
-they sat in it; kept here, they would otherwise stay open however long the process is idle, and
-after a PostgreSQL restart, or a network device that drops idle connections, the first commands
-would be refused on them.
+fresh one. asyncpg's pool closed idle connections itself while they sat in it; kept here, they
+would otherwise stay open however long the process is idle, and after a PostgreSQL restart, or a
+network device that drops idle connections, the first commands would be refused on them.
 
 Nothing is reset between statements (asyncpg's reset is a round trip of ``RESET ALL``,
 ``UNLISTEN`` and the like): the only statement run on these connections is the one write,
