@@ -4,7 +4,6 @@ may share a top level another view changes."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -12,6 +11,7 @@ import pytest
 from app.engines.dice import HmacDice
 from app.engines.interface import SIDES, GameEngine
 from app.engines.registry import make_engine
+from tests.support.random_play import states
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("base-on-board", {"innings": 3}),
@@ -19,21 +19,6 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
     ("bottom-of-the-9th", {}),
     ("bottom-of-the-9th", {"mode": "solo", "challenge": "M03"}),
 ]
-
-
-def states(kind: str, options: dict[str, Any], seed: int, limit: int = 400) -> list[Any]:
-    """The states of one game of random legal moves, its end included."""
-    engine = make_engine(kind, HmacDice(seed.to_bytes(8, "big"), "views"))
-    state, _events = engine.start(options)
-    pick = random.Random(seed)
-    seen = [state]
-    for _ in range(limit):
-        legal = [a for side in SIDES for a in engine.legal_actions(state, side)]
-        if not legal or engine.outcome(state) is not None:
-            break
-        state, _events = engine.apply(state, pick.choice(legal))
-        seen.append(state)
-    return seen
 
 
 def one_by_one(engine: GameEngine[Any], state: Any) -> dict[Any, Any]:

@@ -9,7 +9,7 @@ from app.engines.dice import HmacDice
 from app.engines.interface import SIDES
 from app.engines.registry import make_engine
 from app.games.service import per_viewer
-from tests.engines.test_views_together import states
+from tests.support.random_play import states
 
 
 def engines_word(engine: Any, state: Any) -> dict[str, Any]:

@@ -1,0 +1,25 @@
+"""The states of a game of random legal moves, for tests that check a property of every state."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from app.engines.dice import HmacDice
+from app.engines.interface import SIDES
+from app.engines.registry import make_engine
+
+
+def states(kind: str, options: dict[str, Any], seed: int, limit: int = 400) -> list[Any]:
+    """The states of one game of random legal moves, its end included."""
+    engine = make_engine(kind, HmacDice(seed.to_bytes(8, "big"), "random-play"))
+    state, _events = engine.start(options)
+    pick = random.Random(seed)
+    seen = [state]
+    for _ in range(limit):
+        legal = [a for side in SIDES for a in engine.legal_actions(state, side)]
+        if not legal or engine.outcome(state) is not None:
+            break
+        state, _events = engine.apply(state, pick.choice(legal))
+        seen.append(state)
+    return seen
