@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from app.bots.client import guest, open_socket
 from app.main import create_app
 from app.settings import Settings
+from tests.clubs.helpers import new_code
 from tests.support.live import LiveServer
 from tests.support.table import Table, open_table
 
@@ -252,7 +253,7 @@ async def make_world(url: str) -> World:
     owner = registered.json()
     club = await http.post(
         "/api/clubs", json={"name": f"club {uuid.uuid4().hex[:8]}",
-                            "code": uuid.uuid4().hex[:4].upper()},
+                            "code": new_code()},
         headers={"Authorization": f"Bearer {owner['token']}"})
     assert club.status_code == 201, club.text
     organiser = (await http.post("/api/auth/register", json={

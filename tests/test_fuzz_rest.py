@@ -24,6 +24,7 @@ from app.db import Database
 from app.leagues.models import League, LeagueEntrant, LeagueGame
 from app.rooms.models import Room
 from app.seats.models import Seat
+from tests.clubs.helpers import new_code
 from tests.support.live import LiveServer
 from tests.support.table import open_table
 
@@ -92,7 +93,7 @@ async def test_no_input_breaks_the_api(live: LiveServer) -> None:
             "name": f"f{uuid.uuid4().hex[:12]}", "password": "pw-123456"})).json()
         club = await table.http.post(
             "/api/clubs", json={"name": f"fuzz {uuid.uuid4().hex[:8]}",
-                                "code": uuid.uuid4().hex[:4].upper()},
+                                "code": new_code()},
             headers={"Authorization": f"Bearer {owner['token']}"})
         assert club.status_code == 201, club.text
         real = {"room_id": table.room_id, "game_id": table.game_id,
