@@ -25,15 +25,12 @@ import asyncpg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from app.bots.run import percentile
 from app.raw_pool import dsn
 
 TABLE = "bench_commit_latency"
 STATE_BYTES = 3000
 """About a Base on Board state's JSON (the statement's largest value)."""
-
-
-def quantile(sorted_ms: list[float], q: float) -> float:
-    return sorted_ms[min(len(sorted_ms) - 1, int(q * len(sorted_ms)))]
 
 
 async def measure(url: str, commits: int, rounds: int) -> list[dict[str, Any]]:
@@ -54,11 +51,11 @@ async def measure(url: str, commits: int, rounds: int) -> list[dict[str, Any]]:
                     started = time.perf_counter()
                     await connection.execute(statement, value)
                     spent.append((time.perf_counter() - started) * 1000)
-                spent.sort()
                 runs.append({"round": round_number, "synchronous_commit": mode,
-                             "commits": commits, "p50_ms": round(quantile(spent, 0.5), 3),
-                             "p99_ms": round(quantile(spent, 0.99), 3),
-                             "max_ms": round(spent[-1], 3)})
+                             "commits": commits,
+                             "p50_ms": round(percentile(spent, 0.5) or 0.0, 3),
+                             "p99_ms": round(percentile(spent, 0.99) or 0.0, 3),
+                             "max_ms": round(max(spent), 3)})
     finally:
         try:
             await connection.execute(f"DROP TABLE IF EXISTS {TABLE}")

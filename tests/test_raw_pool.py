@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.db import Database
 from app.engine_catalog import EngineCatalog
-from app.raw_pool import RawPool, dsn
+from app.raw_pool import RawPool, _closed, dsn
 from tests.support.live import LiveServer
 from tests.support.table import open_table
 
@@ -216,15 +216,6 @@ async def test_a_connection_kept_past_the_idle_limit_is_closed_not_used(
         await database.dispose()
 
 
-def _seen_closed(connection: Any) -> bool:
-    """asyncpg takes a connection it saw closed back into its pool, and its proxy then
-    refuses every call."""
-    try:
-        return bool(connection.is_closed())
-    except asyncpg.InterfaceError:
-        return True
-
-
 async def test_a_kept_connection_the_database_closed_is_not_used(database_url: str) -> None:
     """Terminated while kept (a restart, say) and seen closed by the driver, it is given back
     and the statement takes a fresh connection instead of being refused."""
@@ -239,10 +230,10 @@ async def test_a_kept_connection_the_database_closed_is_not_used(database_url: s
         async with database.engine.connect() as other:
             await other.exec_driver_sql(f"SELECT pg_terminate_backend({int(pid)})")
         for _ in range(100):  # the driver reads the server's goodbye as the loop runs
-            if _seen_closed(kept):
+            if _closed(kept):
                 break
             await asyncio.sleep(0.02)
-        assert _seen_closed(kept)
+        assert _closed(kept)
         async with raw_pool.acquire() as raw:
             assert await raw.fetchval("SELECT pg_backend_pid()") != pid
         assert raw_pool.kept == 1

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from app.engines.dice import HmacDice
-from app.engines.interface import SIDES, GameEngine
+from app.engines.interface import SIDES, views_one_by_one
 from app.engines.registry import make_engine
 from tests.support.random_play import states
 
@@ -21,10 +21,6 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-def one_by_one(engine: GameEngine[Any], state: Any) -> dict[Any, Any]:
-    return {side: engine.view(state, side) for side in (*SIDES, None)}
-
-
 @pytest.mark.parametrize(("kind", "options"), GAMES)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_views_together_are_the_views_one_by_one(
@@ -34,7 +30,7 @@ def test_the_views_together_are_the_views_one_by_one(
     played = states(kind, options, seed)
     assert len(played) > 3  # a solo challenge can end within its first batters
     for state in played:
-        expected = one_by_one(engine, state)
+        expected = views_one_by_one(engine, state)  # three calls of view
         legal = {side: engine.legal_actions(state, side) for side in SIDES}
         assert engine.views(state) == expected
         assert engine.views(state, legal) == expected
