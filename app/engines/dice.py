@@ -8,9 +8,9 @@ anyone holding the revealed seed can recompute every roll and shuffle of the gam
 from __future__ import annotations
 
 import hashlib
-import hmac
 import random
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 
 from app.engines.interface import DiceSource, EngineError
 
@@ -19,6 +19,36 @@ class DiceExhausted(EngineError):
     """A scripted source ran out of values: the test scripted fewer rolls than the game used."""
 
     code = "dice_exhausted"
+
+
+_BLOCK_BYTES = 64
+"""SHA-256's block size, which HMAC pads its key to (RFC 2104)."""
+_INNER = bytes(x ^ 0x36 for x in range(256))
+_OUTER = bytes(x ^ 0x5C for x in range(256))
+
+
+@lru_cache(maxsize=1024)
+def _keyed(seed: bytes) -> tuple[hashlib._Hash, hashlib._Hash]:
+    """SHA-256 with the seed's inner and outer HMAC pads already hashed in.
+
+    ``hmac.digest`` sets the key up again for every draw; a server command draws several times
+    (dice, the pause after it) from one of a few hundred live games' seeds. Copying these two
+    states instead makes a draw about 2.5 times cheaper (docs/benchmarks.md), with the same
+    digest: the test checks it against ``hmac.digest``. Bounded, and only ever holds seeds the
+    process already holds in its live games."""
+    key = hashlib.sha256(seed).digest() if len(seed) > _BLOCK_BYTES else seed
+    key = key.ljust(_BLOCK_BYTES, b"\0")
+    return hashlib.sha256(key.translate(_INNER)), hashlib.sha256(key.translate(_OUTER))
+
+
+def hmac_sha256(seed: bytes, message: bytes) -> bytes:
+    """HMAC-SHA256 of ``message`` under ``seed``, as ``hmac.digest(seed, message, "sha256")``."""
+    inner_pad, outer_pad = _keyed(seed)
+    inner = inner_pad.copy()
+    inner.update(message)
+    outer = outer_pad.copy()
+    outer.update(inner.digest())
+    return outer.digest()
 
 
 def hmac_below(seed: bytes, game_id: str, index: int, n: int) -> int:
@@ -34,7 +64,7 @@ def hmac_below(seed: bytes, game_id: str, index: int, n: int) -> int:
     block = 0
     while True:
         message = f"{game_id}:{index}" if block == 0 else f"{game_id}:{index}:{block}"
-        digest = hmac.digest(seed, message.encode(), hashlib.sha256)
+        digest = hmac_sha256(seed, message.encode())
         for offset in range(0, 32, 4):
             candidate = int.from_bytes(digest[offset : offset + 4], "big")
             if candidate < limit:

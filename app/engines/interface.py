@@ -187,8 +187,12 @@ class GameEngine(Protocol, Generic[S]):
         """``None`` while the game goes on."""
         ...
 
-    def timeout_action(self, state: S, side: Side) -> Action | None:
-        """What the server does for ``side`` when its timer runs out (pass, or roll)."""
+    def timeout_action(
+        self, state: S, side: Side, legal: list[Action] | None = None
+    ) -> Action | None:
+        """What the server does for ``side`` when its timer runs out (pass, or roll).
+        ``legal``: ``legal_actions(state, side)``, when the caller has it already (a commit
+        works out each side's deadline from the legal actions it just computed)."""
         ...
 
     def to_json(self, state: S) -> JSON:

@@ -146,12 +146,14 @@ class _Fold:
 @dataclass(frozen=True, slots=True)
 class _Commit:
     """What a write leaves to do: publish ``message`` now (``None``: nothing to show yet) and
-    what ``held_message()`` builds at the hold's time, answer ``response``, keep ``after``."""
+    what ``held_message()`` builds at the hold's time, answer ``response``, keep ``after``,
+    and wake the timers for ``next_at`` (the write's own ``next_deadline_at``)."""
 
     message: dict[str, Any] | None
     held_message: Callable[[], dict[str, Any]] | None
     response: dict[str, Any]
     after: LiveGame
+    next_at: datetime | None
 
 
 def _scheduled(seq: int) -> dict[str, Any]:
@@ -322,7 +324,7 @@ class CommandPath:
             await self.broadcaster.publish(game.room_id, commit.message)
         if commit.held_message is not None:
             self._release_at(after, commit.held_message)
-        next_at = service.next_deadline(after.deadlines)
+        next_at = commit.next_at
         self.deadlines.note(after.id, after.room_id, after.version, after.deadlines, next_at)
         if next_at is not None:
             self.wake_timers(next_at)
@@ -515,7 +517,7 @@ class CommandPath:
         legal = self._legal(game, request.side,
                             person=request.actor not in (SERVER_ACTOR, COMPUTER_ACTOR))
         if request.kind == "timeout":
-            action = engine.timeout_action(state, request.side) if legal else None
+            action = engine.timeout_action(state, request.side, legal) if legal else None
             if action is None:
                 raise ApiError("no_timeout", "nothing to do for that side now", 409)
         else:
@@ -718,7 +720,8 @@ class CommandPath:
         if hold is None:
             views = service.per_viewer(engine, new_state, finished=result is not None,
                                        legal_now=legal)
-            return _Commit(service.batch(after, shown, views), None, response, after)
+            return _Commit(service.batch(after, shown, views), None, response, after,
+                           values["next_deadline_at"])
         until = hold.until
 
         def held_message() -> dict[str, Any]:  # built at its time, off this command's path
@@ -726,14 +729,14 @@ class CommandPath:
             return service.batch_at(after, kept, views, until)
 
         if early:
-            return _Commit(None, held_message, response, after)
+            return _Commit(None, held_message, response, after, values["next_deadline_at"])
         shown_views = service.per_viewer(engine, hold.state, finished=False,
                                          allowed=hold.legal_by_side())
         # Its header as of ``now``, while the hold lasts: a write slower than the pause (a busy
         # server) would otherwise head the events before the pass with the seq after it, and
         # every socket would take the held events, published next, for ones it had.
         shown_message = service.batch_at(after, shown, shown_views, now)
-        return _Commit(shown_message, held_message, response, after)
+        return _Commit(shown_message, held_message, response, after, values["next_deadline_at"])
 
     @asynccontextmanager
     async def _transaction(

@@ -185,14 +185,15 @@ def computer_action(
 
     A policy that fails (a bug) falls back to the timeout action, so the game never stalls.
     """
-    if not engine.legal_actions(state, side):
+    legal = engine.legal_actions(state, side)
+    if not legal:
         return None
     if policy is not None:
         try:
             return policy(engine, state, side, pick)
         except Exception:
             log.exception("the %s computer policy failed; timing out instead", engine.name)
-    return engine.timeout_action(state, side)
+    return engine.timeout_action(state, side, legal)
 
 
 def pause_fraction(seed_hex: str, game_id: str, version: int, held: bool = False) -> float:

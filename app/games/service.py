@@ -98,7 +98,7 @@ def compute_deadlines(
             at = now + timedelta(milliseconds=ms)
             deadlines[side] = {"at": at.isoformat(), "timer": "computer"}
             continue
-        action = engine.timeout_action(state, side)
+        action = engine.timeout_action(state, side, legal)
         if action is None:
             continue
         kind = str(action.get("type", ""))

@@ -4,7 +4,14 @@ from collections import Counter
 
 import pytest
 
-from app.engines.dice import DiceExhausted, HmacDice, ScriptedDice, hmac_below, shuffled
+from app.engines.dice import (
+    DiceExhausted,
+    HmacDice,
+    ScriptedDice,
+    hmac_below,
+    hmac_sha256,
+    shuffled,
+)
 
 
 def test_hmac_below_matches_a_hand_computation() -> None:
@@ -14,6 +21,20 @@ def test_hmac_below_matches_a_hand_computation() -> None:
     limit = (1 << 32) - (1 << 32) % 12
     assert first < limit  # true for this seed; otherwise the next candidate would be used
     assert hmac_below(seed, "game-1", 7, 12) == first % 12
+
+
+@pytest.mark.parametrize("seed_length", [0, 1, 32, 63, 64, 65, 200])
+def test_hmac_sha256_is_the_standard_library_s(seed_length: int) -> None:
+    # The keyed pads are worked out once per seed; a seed longer than a block is hashed
+    # first (RFC 2104), one shorter is padded with zeros: both must give hmac's digest.
+    import random
+
+    draw = random.Random(seed_length)
+    for _ in range(50):
+        seed = draw.randbytes(seed_length)
+        message = draw.randbytes(draw.randrange(0, 300))
+        assert hmac_sha256(seed, message) == hmac.digest(seed, message, "sha256")
+        assert hmac_sha256(seed, message) == hmac.digest(seed, message, "sha256")  # cached
 
 
 def test_hmac_rejects_candidates_above_the_last_full_multiple() -> None:

@@ -40,7 +40,9 @@ class _Scripted:
     def legal_actions(self, state: Any, side: str) -> list[dict[str, Any]]:
         return [self.actions[side]] if side in self.actions else []
 
-    def timeout_action(self, state: Any, side: str) -> dict[str, Any] | None:
+    def timeout_action(
+        self, state: Any, side: str, legal: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any] | None:
         return self.actions.get(side)
 
 

@@ -153,8 +153,10 @@ class DiceDuel:
             winner = "home" if runs["home"] > runs["away"] else "away"
         return Outcome(winner, dict(runs), "innings")
 
-    def timeout_action(self, state: dict[str, Any], side: Side) -> Action | None:
-        legal = self.legal_actions(state, side)
+    def timeout_action(
+        self, state: dict[str, Any], side: Side, legal: list[Action] | None = None
+    ) -> Action | None:
+        legal = self.legal_actions(state, side) if legal is None else legal
         if not legal:
             return None
         return legal[-1]  # "low" for pick and guess, the roll itself for a roll

@@ -43,9 +43,13 @@ OUT_TARGETS: Final[dict[str, tuple[int, int, int, int]]] = {
 }
 
 
+_TEXTS: Final = tuple(f"{b & 1}{(b >> 1) & 1}{(b >> 2) & 1}" for b in range(8))
+"""Every base state's text, worked out once: a command's events and views ask for it often."""
+
+
 def as_text(bases: int) -> str:
     """"101" style: first, second, third; the form the pitch records and docs use."""
-    return f"{bases & 1}{(bases >> 1) & 1}{(bases >> 2) & 1}"
+    return _TEXTS[bases & 7]
 
 
 def count(bases: int) -> int:

@@ -385,8 +385,10 @@ class Engine:
             reason=str(state.result["reason"]),
         )
 
-    def timeout_action(self, state: State, side: Side) -> Action | None:
-        actions = self.legal_actions(state, side)
+    def timeout_action(
+        self, state: State, side: Side, legal: list[Action] | None = None
+    ) -> Action | None:
+        actions = self.legal_actions(state, side) if legal is None else legal
         for wanted in ("pass", "roll"):
             for action in actions:
                 if action["type"] == wanted:

@@ -879,14 +879,16 @@ class Engine:
         winner: Side = "home" if state.winner == "home" else "away"
         return Outcome(winner, {"home": state.runs, "away": state.outs}, state.reason)
 
-    def timeout_action(self, state: State, side: Side) -> Action | None:
+    def timeout_action(
+        self, state: State, side: Side, legal: list[Action] | None = None
+    ) -> Action | None:
         """The default the server applies when ``side``'s timer runs out.
 
         Hidden or card choices become a dice-drawn pick (``stare_random`` / ``setup_random``),
         so a timeout neither leaks nor favours a choice; rolls are rolled; an open closing
         window is closed; a clean-up takes the most even recovery.
         """
-        actions = self.legal_actions(state, side)
+        actions = self.legal_actions(state, side) if legal is None else legal
         if not actions:
             return None
         if state.phase == "race" and state.race_stage == "closing":
