@@ -176,7 +176,8 @@ class Database:
             RawPool(url, max(2, pool_size // 2)) if self.engine.dialect.name == "postgresql"
             else None
         )
-        """PostgreSQL: the driver's own pool, for the command's one statement."""
+        """PostgreSQL: the driver's own pool, for the command's one statement and the timer
+        runner's scan."""
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:

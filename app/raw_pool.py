@@ -1,5 +1,5 @@
-"""A plain asyncpg pool for the command's one statement, beside SQLAlchemy's pool, whose
-connections stay checked out between statements.
+"""A plain asyncpg pool for the command's one statement (and the timer runner's scan), beside
+SQLAlchemy's pool, whose connections stay checked out between statements.
 
 The usual command is one statement (:mod:`app.games.one_statement`) on a game this process
 holds, so it needs neither a read nor a transaction. Checked out of SQLAlchemy's pool, its
@@ -29,8 +29,9 @@ would otherwise stay open however long the process is idle, and after a PostgreS
 network device that drops idle connections, the first commands would be refused on them.
 
 Nothing is reset between statements (asyncpg's reset is a round trip of ``RESET ALL``,
-``UNLISTEN`` and the like): the only statement run on these connections is the one write,
-outside a transaction, which leaves no session state behind.
+``UNLISTEN`` and the like): the only statements run on these connections are the one write and
+the timer runner's read of due games (:func:`app.games.timers.due_games`), each outside a
+transaction, which leave no session state behind.
 """
 
 from __future__ import annotations
