@@ -33,9 +33,10 @@ def _keyed(seed: bytes) -> tuple[hashlib._Hash, hashlib._Hash]:
 
     ``hmac.digest`` sets the key up again for every draw; a server command draws several times
     (dice, the pause after it) from one of a few hundred live games' seeds. Copying these two
-    states instead makes a draw about 2.5 times cheaper (docs/benchmarks.md), with the same
-    digest: the test checks it against ``hmac.digest``. Bounded, and only ever holds seeds the
-    process already holds in its live games."""
+    states instead makes the HMAC about 2.5 times cheaper and a draw about 1.6 times
+    (docs/benchmarks.md), with the same digest: the test checks it against ``hmac.digest``.
+    Bounded: the seeds of the games this process plays, and the revealed seeds of finished
+    games whose draws the fairness page checks, a few hundred bytes each."""
     key = hashlib.sha256(seed).digest() if len(seed) > _BLOCK_BYTES else seed
     key = key.ljust(_BLOCK_BYTES, b"\0")
     return hashlib.sha256(key.translate(_INNER)), hashlib.sha256(key.translate(_OUTER))
