@@ -11,14 +11,7 @@ import pytest
 from app.engines.dice import HmacDice
 from app.engines.interface import SIDES, views_one_by_one
 from app.engines.registry import make_engine
-from tests.support.random_play import states
-
-GAMES: list[tuple[str, dict[str, Any]]] = [
-    ("base-on-board", {"innings": 3}),
-    ("base-on-board", {"innings": 3, "tier": "lite"}),
-    ("bottom-of-the-9th", {}),
-    ("bottom-of-the-9th", {"mode": "solo", "challenge": "M03"}),
-]
+from tests.support.random_play import GAMES, states
 
 
 @pytest.mark.parametrize(("kind", "options"), GAMES)

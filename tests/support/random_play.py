@@ -9,6 +9,15 @@ from app.engines.dice import HmacDice
 from app.engines.interface import SIDES
 from app.engines.registry import make_engine
 
+GAMES: list[tuple[str, dict[str, Any]]] = [
+    ("base-on-board", {"innings": 3}),
+    ("base-on-board", {"innings": 3, "tier": "lite"}),
+    ("bottom-of-the-9th", {}),
+    ("bottom-of-the-9th", {"mode": "solo", "challenge": "M03"}),
+]
+"""Kinds and options whose random games between them reach every kind of state: both games,
+both Base on Board tiers, Bottom of the 9th versus and solo."""
+
 
 def states(kind: str, options: dict[str, Any], seed: int, limit: int = 400) -> list[Any]:
     """The states of one game of random legal moves, its end included."""
