@@ -3,11 +3,11 @@
 
 Four times a second (``TIMER_TICK_SECONDS``) the timer runner reads the live games with a
 deadline due within the tick: the deadlines other processes set, or a restart left, which this
-process's own heap does not hold (:mod:`app.games.timers`). At 200 live games about a quarter
-of them has a deadline in that window (most are the automatic passes' ``pass_at``). This puts
-``--games`` games in a database, ``--due`` of them due, and times the CPU of ``--scans`` scans
-each way (:func:`app.games.timers.due_games`), the ways interleaved ``--rounds`` times. It
-prints one JSON line a run, with the CPU milliseconds per scan.
+process's own heap does not hold (:mod:`app.games.timers`). This puts ``--games`` games in a
+database, ``--due`` of them due (50 of 200 by default: a guess at the share with a deadline in
+the tick, most of them automatic passes; it was not counted in a server), and times the CPU
+of ``--scans`` scans each way (:func:`app.games.timers.due_games`), the ways interleaved
+``--rounds`` times. It prints one JSON line a run, with the CPU milliseconds per scan.
 
     .venv/bin/python bench/timer_scan.py --games 200 --due 50 --scans 300 --rounds 3
 

@@ -51,8 +51,8 @@ DUE_SQL = {
     for rooms in (False, True)
 }
 """The scan on PostgreSQL, on the driver's own pool (``True``: narrowed to the rooms owned
-here). Through SQLAlchemy it cost about four times the CPU (``bench/timer_scan.py``): it runs
-four times a second, and at 200 live games a quarter of them has a deadline in its window."""
+here). It runs four times a second, and through SQLAlchemy it cost about four times the CPU
+(``bench/timer_scan.py``)."""
 TICK_CONCURRENCY = 8
 """Games whose deadlines one tick handles at once: games are independent, and one after the
 other a busy tick would make the last game's pass late by all the others' commits."""
