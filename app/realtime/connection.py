@@ -8,6 +8,13 @@ the game it follows, the last event it sent (``seq``) and the last state it sent
 than one already sent is ever sent, however the broadcasts and the client's ``sync`` requests
 arrive.
 
+One shortcut keeps that rule: a broadcast that follows on from what was sent, reaching a writer
+that is idle (waiting on an empty queue, no send of its own unfinished), is sent by the
+publisher's own call, as if the writer had taken it at once (:meth:`RoomConnection._sent_at_once`).
+That is nearly every broadcast, and it spares each frame a wake-up of the writer's task (issue
+12). A send that cannot finish at once (the socket's buffer is full) is finished by a task of
+its own, and the writer waits for it before anything else, so the order is still the queue's.
+
 Broadcasts carry every event with its private parts; the writer sends each event through
 ``Event.for_viewer`` for its own side, then the view and legal actions of that side only. A
 broadcast that does not follow on from what was sent (a gap, a commit made in another process
@@ -25,7 +32,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from typing import Any
 
 import orjson
@@ -73,20 +80,46 @@ def update_text(game_id: str, events: list[dict[str, Any]], header: dict[str, An
     })
 
 
-def viewer_texts(message: dict[str, Any], viewer: str) -> list[str]:
+def viewer_text(message: dict[str, Any], viewer: str) -> str:
     """The frame one broadcast sends to every socket of ``viewer`` (a side or spectator): its
     events filtered for that viewer and its state, together. It is encoded once per viewer
     kind and kept on the message, which this process's sockets share, so a room's spectators
     cost one encoding, not one each."""
-    cache: dict[str, list[str]] = message.setdefault(_TEXTS, {})
-    texts = cache.get(viewer)
-    if texts is None:
+    cache: dict[str, str] = message.setdefault(_TEXTS, {})
+    text = cache.get(viewer)
+    if text is None:
         side: Side | None = None if viewer == "spectator" else viewer  # type: ignore[assignment]
         header = message["game"]
-        texts = [update_text(header["game_id"], message["events"], header,
-                             message["views"][viewer], side)]
-        cache[viewer] = texts
-    return texts
+        text = cache[viewer] = update_text(header["game_id"], message["events"], header,
+                                           message["views"][viewer], side)
+    return text
+
+
+async def _finish(sending: Coroutine[Any, Any, None], waited: Any) -> None:
+    """Drives ``sending``, a send that stopped to wait (for ``waited``, the future it awaits,
+    or ``None`` for a bare yield) when it was begun outside any task, to its end: it waits
+    for what the send waits for and resumes it, as the task running it would have. The send
+    reads the outcome of what it waited for itself."""
+    while True:
+        try:
+            if waited is None:
+                await asyncio.sleep(0)
+            else:
+                # Taken from the send as a task takes it (asyncio's future protocol): the
+                # flag says the future is awaited, and a future is awaited once at a time.
+                waited._asyncio_future_blocking = False
+                await waited
+        except asyncio.CancelledError:
+            if not (isinstance(waited, asyncio.Future) and waited.cancelled()):
+                sending.close()  # cancelled while not waiting on the send's own future
+                raise
+            # else: resumed below, the send raises the cancellation itself
+        except Exception:
+            pass  # the send reads its future's failure when resumed
+        try:
+            waited = sending.send(None)
+        except StopIteration:
+            return
 
 
 def handshake_origin(scope: Mapping[str, Any]) -> str | None:
@@ -130,6 +163,9 @@ class RoomConnection:
         """Broadcasts were dropped (a slow socket): catch up once the queue has drained."""
         self._room_told: dict[str, Any] | None = None
         """The room part (spectators, seats) of the last heartbeat sent."""
+        self._sending: asyncio.Task[None] | None = None
+        """A send begun for the idle writer that could not finish at once: the writer waits
+        for it before its next item."""
         settings = ctx.settings
         self.bucket = TokenBucket(settings.ws_rate_per_second, settings.ws_rate_burst)
         self.chat_bucket = TokenBucket(settings.ws_chat_per_second, settings.ws_chat_burst)
@@ -192,6 +228,8 @@ class RoomConnection:
             writer.cancel()
             with contextlib.suppress(BaseException):
                 await writer
+            if self._sending is not None:
+                self._sending.cancel()
             if self.session_id is not None:
                 ctx.sessions.remove(self.session_id, self)
             ctx.watch.remove(self.room_id, self)
@@ -231,8 +269,53 @@ class RoomConnection:
         if self._games_queued >= self.ctx.settings.ws_send_queue:
             self._behind = True  # dropped: the writer reads it from the database instead
             return
+        if self._sent_at_once(message):
+            return
         self._games_queued += 1
         self._put("game", message)
+
+    def _sent_at_once(self, message: dict[str, Any]) -> bool:
+        """Sends ``message`` now, from the publisher's call, when the writer has nothing under
+        way and the broadcast follows on from what was sent: what the writer would do with it
+        (its usual case), without waking it. Anything else (a queue not empty, a gap, another
+        game, an ended session) is the writer's. Whether it was sent."""
+        if self.ended or self._sending is not None or not self._queue.reader_waiting():
+            return False
+        header, events = message["game"], message["events"]
+        if header["game_id"] != self.game_id or header["seq"] <= self.seq \
+                or not events or events[0]["seq"] != self.seq + 1:
+            return False
+        try:
+            text = viewer_text(message, self.viewer)
+        except Exception:  # the writer meets it too, and fails this socket alone, not the publisher
+            return False
+        self.seq = self.state_seq = header["seq"]
+        self._begin_send(text)
+        return True
+
+    def _begin_send(self, text: str) -> None:
+        """Runs the send of ``text`` as far as it goes without waiting, which is to its end
+        unless the socket's buffer is full. A send that must wait is finished by a task, which
+        the writer waits for; a send that fails is handed to the writer to fail with, as its
+        own send would have."""
+        if self.ws.application_state != WebSocketState.CONNECTED:
+            return
+        sending = self.ws.send_text(text)
+        try:
+            waited = sending.send(None)
+        except StopIteration:
+            return
+        except Exception as exc:
+            self._put("failed", exc)
+            return
+        task = asyncio.get_running_loop().create_task(_finish(sending, waited))
+        self._sending = task
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled():
+            task.exception()  # seen here, raised by the writer (which awaits the task)
+        self._put("sent")
 
     def heartbeat(self, game_id: str, seq: int, room: dict[str, Any] | None = None,
                   tell_anyway: bool = True) -> None:
@@ -272,7 +355,14 @@ class RoomConnection:
         carries every viewer's view of its commit; were each writer to keep its last one
         while it waits, every game's latest broadcast would stay alive, one more tree of
         dicts and lists for each collection to walk (docs/benchmarks.md)."""
+        if self._sending is not None:  # a send begun for this writer goes out first
+            sending, self._sending = self._sending, None
+            await sending  # its failure is this writer's, as if it had sent it itself
         kind = item[0]
+        if kind == "sent":
+            return
+        if kind == "failed":
+            raise item[1]
         if kind == "close":
             raise _Close(item[1], item[2])
         if self.ended:
@@ -303,10 +393,6 @@ class RoomConnection:
         if self.ws.application_state == WebSocketState.CONNECTED:
             await self.ws.send_text(text)
 
-    async def _send_all(self, texts: list[str]) -> None:
-        for text in texts:
-            await self._send_now(text)
-
     async def _on_game(self, message: dict[str, Any]) -> None:
         header = message["game"]
         events = message["events"]
@@ -319,16 +405,16 @@ class RoomConnection:
             return  # already sent (a catch-up got there first)
         if events and events[0]["seq"] == self.seq + 1:
             # The usual case, every event new: the same frame as its viewer kind's.
-            texts = viewer_texts(message, self.viewer)
+            text = viewer_text(message, self.viewer)
         else:
             fresh = [e for e in events if e["seq"] > self.seq]
             if not fresh or fresh[0]["seq"] != self.seq + 1:
                 await self._catch_up(self.seq, self.game_id, "gap")
                 return
-            texts = [update_text(header["game_id"], fresh, header,
-                                 message["views"][self.viewer], self.side)]
+            text = update_text(header["game_id"], fresh, header, message["views"][self.viewer],
+                               self.side)
         self.seq = self.state_seq = header["seq"]
-        await self._send_all(texts)
+        await self._send_now(text)
 
     async def _on_heartbeat(self, game_id: str, seq: int, room: dict[str, Any]) -> None:
         """Repairs this socket's stream if the room moved on without it, then tells the

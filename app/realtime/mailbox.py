@@ -27,6 +27,11 @@ class Mailbox(Generic[T]):
     def qsize(self) -> int:
         return len(self._items)
 
+    def reader_waiting(self) -> bool:
+        """The reader is waiting for an item and nothing is queued: whatever it would do with
+        the next item, nothing of it is under way."""
+        return self._waiter is not None and not self._waiter.done() and not self._items
+
     def put_nowait(self, item: T) -> None:
         self._items.append(item)
         waiter = self._waiter

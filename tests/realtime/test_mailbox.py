@@ -31,6 +31,18 @@ async def test_a_waiting_reader_wakes_for_the_next_item() -> None:
     assert await box.get() == "b"
 
 
+async def test_the_reader_counts_as_waiting_only_while_it_waits_on_nothing_queued() -> None:
+    box: Mailbox[str] = Mailbox()
+    assert not box.reader_waiting()  # no reader yet
+    reader = asyncio.create_task(box.get())
+    await asyncio.sleep(0)
+    assert box.reader_waiting()
+    box.put_nowait("a")
+    assert not box.reader_waiting()  # woken, not yet run: the item is its
+    assert await reader == "a"
+    assert not box.reader_waiting()
+
+
 async def test_a_cancelled_wait_loses_nothing() -> None:
     box: Mailbox[str] = Mailbox()
     reader = asyncio.create_task(box.get())

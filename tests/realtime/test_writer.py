@@ -11,9 +11,10 @@ from types import SimpleNamespace
 from typing import Any
 
 import orjson
-from starlette.websockets import WebSocketState
+import pytest
+from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from app.realtime.connection import RoomConnection
+from app.realtime.connection import RoomConnection, _finish
 from app.settings import Settings
 
 
@@ -100,3 +101,176 @@ async def test_a_broadcast_sends_what_is_new_and_a_gap_is_read_back() -> None:
     assert connection.seq == 6 and not caught_up
     await connection._on_game(_commit(8, 9))
     assert caught_up == [(6, "g", "gap")] and len(socket.sent) == 2
+
+
+def _connection(socket: Any) -> RoomConnection:
+    ctx: Any = SimpleNamespace(settings=Settings(database_url="sqlite://"),
+                               watch=SimpleNamespace(saw=lambda *_: None))
+    connection = RoomConnection(ctx, socket, "room")
+    connection.game_id, connection.seq = "g", 2
+    return connection
+
+
+async def _idle(connection: RoomConnection) -> asyncio.Task[None]:
+    """The connection's writer, started and waiting for its first item."""
+    writer = asyncio.get_running_loop().create_task(connection._write_loop())
+    while not connection._queue.reader_waiting():
+        await asyncio.sleep(0)
+    return writer
+
+
+async def test_an_idle_writers_broadcast_is_sent_by_the_publishers_call() -> None:
+    """The usual broadcast to an idle writer goes out before the publisher's call returns (no
+    wake-up of the writer); one that does not follow on is left to the writer, which reads
+    what is missing."""
+    socket = _Socket()
+    connection = _connection(socket)
+    caught_up: list[tuple[Any, ...]] = []
+
+    async def catch_up(*asked: Any) -> None:
+        caught_up.append(asked)
+
+    connection._catch_up = catch_up  # type: ignore[method-assign]
+    writer = await _idle(connection)
+    try:
+        connection.on_room_message(_commit(3, 4))
+        assert [e["seq"] for e in socket.sent[-1]["events"]] == [3, 4]  # no await between
+        assert connection.seq == connection.state_seq == 4
+        connection.on_room_message(_commit(6, 7))  # a gap: the writer's
+        assert len(socket.sent) == 1 and connection._queue.qsize() == 1
+        while connection._queue.qsize() or not caught_up:
+            await asyncio.sleep(0)
+        assert caught_up == [(4, "g", "gap")] and len(socket.sent) == 1
+    finally:
+        writer.cancel()
+
+
+class _SlowSocket(_Socket):
+    """A socket whose buffer can be full: a send waits until it drains, as uvicorn's does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writable = asyncio.Event()
+        self.writable.set()
+        self.gone = False
+
+    async def send_text(self, text: str) -> None:
+        await self.writable.wait()
+        if self.gone:
+            raise WebSocketDisconnect(1006)
+        self.sent.append(orjson.loads(text))
+
+
+async def test_a_send_that_must_wait_goes_out_before_anything_queued_after_it() -> None:
+    """A broadcast begun for the idle writer whose send must wait (a full buffer) is finished
+    by a task; what comes after it (another broadcast, an ack) waits in the queue and goes out
+    after it, in order."""
+    socket = _SlowSocket()
+    connection = _connection(socket)
+    writer = await _idle(connection)
+    try:
+        socket.writable.clear()
+        connection.on_room_message(_commit(3, 3))
+        assert connection._sending is not None and not socket.sent
+        connection.on_room_message(_commit(4, 4))  # not begun while the first waits
+        assert connection._queue.qsize() == 1
+        connection._put("send", '{"type": "ack"}')
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert not socket.sent
+        socket.writable.set()
+        while len(socket.sent) < 3:
+            await asyncio.sleep(0)
+        assert [m.get("seq", m["type"]) for m in socket.sent] == [3, 4, "ack"]
+        while connection._sending is not None or connection._queue.qsize():
+            await asyncio.sleep(0)
+        connection.on_room_message(_commit(5, 5))  # idle again: sent at once
+        assert socket.sent[-1]["seq"] == 5
+    finally:
+        writer.cancel()
+
+
+class _GoneSocket(_Socket):
+    async def send_text(self, text: str) -> None:
+        raise WebSocketDisconnect(1006)
+
+
+async def test_a_send_that_fails_at_once_ends_the_writer_as_its_own_would() -> None:
+    connection = _connection(_GoneSocket())
+    writer = await _idle(connection)
+    connection.on_room_message(_commit(3, 3))
+    with pytest.raises(WebSocketDisconnect):
+        await asyncio.wait_for(writer, 5)
+
+
+async def test_a_send_that_fails_after_waiting_ends_the_writer_too() -> None:
+    """The socket goes while a send begun for the idle writer waits: the writer fails with
+    the send's error, as it would have had it sent the frame itself."""
+    socket = _SlowSocket()
+    connection = _connection(socket)
+    writer = await _idle(connection)
+    socket.writable.clear()
+    connection.on_room_message(_commit(3, 3))
+    assert connection._sending is not None
+    socket.gone = True
+    socket.writable.set()  # as uvicorn does when the connection is lost
+    with pytest.raises(WebSocketDisconnect):
+        await asyncio.wait_for(writer, 5)
+    assert not socket.sent
+
+
+async def test_finish_resumes_a_send_where_it_waited_and_closes_it_when_cancelled() -> None:
+    """``_finish`` drives a coroutine begun outside a task exactly as a task would: it gets
+    the result of what it waited for; cancelled, it is cancelled where it waits."""
+    ready: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    seen: list[str] = []
+
+    async def send() -> None:
+        await asyncio.sleep(0)  # a bare yield first
+        seen.append(await ready)
+
+    coro = send()
+    task = asyncio.get_running_loop().create_task(_finish(coro, coro.send(None)))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    ready.set_result("drained")
+    await task
+    assert seen == ["drained"]
+
+    stuck: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    closed: list[bool] = []
+
+    async def waits() -> None:
+        try:
+            await stuck
+        except asyncio.CancelledError:
+            closed.append(True)
+            raise
+
+    coro = waits()
+    task = asyncio.get_running_loop().create_task(_finish(coro, coro.send(None)))
+    await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert closed == [True] and stuck.cancelled()
+
+
+async def test_a_broadcast_that_cannot_be_encoded_fails_its_socket_not_the_publisher() -> None:
+    """A broadcast missing this viewer's view (a bug) raises nothing into the publisher's call,
+    which also delivers to the room's other sockets: the writer meets it and closes this
+    socket, as it did before broadcasts were sent at once."""
+    socket = _Socket()
+    connection = _connection(socket)
+    closed: list[BaseException] = []
+
+    async def close_for(exc: BaseException) -> None:
+        closed.append(exc)
+
+    connection._close_for = close_for  # type: ignore[method-assign]
+    writer = await _idle(connection)
+    broken = _commit(3, 3)
+    del broken["views"]["spectator"]
+    connection.on_room_message(broken)
+    await asyncio.wait_for(writer, 5)
+    assert [type(e) for e in closed] == [KeyError] and not socket.sent
