@@ -5,9 +5,9 @@ A commit's broadcast reaches every socket of its room (:meth:`RoomConnection.on_
 Queued, each socket's writer task wakes up for it and sends its frame; sent at once
 (:meth:`RoomConnection._sent_at_once`), the publisher's call sends the frame itself while the
 writer sits idle. This builds ``--rooms`` rooms of five sockets (two players, three
-spectators) on real :class:`RoomConnection` objects whose sockets only count what they are
-sent, publishes ``--broadcasts`` commits to every room, and times the process CPU per
-broadcast, the two ways interleaved ``--rounds`` times. It prints one JSON line a run.
+spectators) on real :class:`RoomConnection` objects whose sockets only parse what they are sent
+(to check its order), publishes ``--broadcasts`` commits to every room, and times the process
+CPU per broadcast, the two ways interleaved ``--rounds`` times. It prints one JSON line a run.
 
 It leaves out what both ways pay alike and the server pays besides: Starlette's, uvicorn's and
 websockets' work for each frame, and the system call. So it measures the difference, not a
