@@ -219,9 +219,11 @@ async def test_a_send_that_fails_after_waiting_ends_the_writer_too() -> None:
     assert not socket.sent
 
 
-async def test_finish_resumes_a_send_where_it_waited_and_closes_it_when_cancelled() -> None:
+async def test_finish_resumes_a_send_where_it_waited_and_cancels_it_there() -> None:
     """``_finish`` drives a coroutine begun outside a task exactly as a task would: it gets
-    the result of what it waited for; cancelled, it is cancelled where it waits."""
+    the result of what it waited for; cancelled, it is cancelled where it waits (on a future:
+    the future is cancelled and the send resumed to raise it; on a bare yield: it is
+    closed)."""
     ready: asyncio.Future[str] = asyncio.get_running_loop().create_future()
     seen: list[str] = []
 
@@ -254,6 +256,23 @@ async def test_finish_resumes_a_send_where_it_waited_and_closes_it_when_cancelle
     with pytest.raises(asyncio.CancelledError):
         await task
     assert closed == [True] and stuck.cancelled()
+
+    finished: list[str] = []
+
+    async def yields() -> None:
+        try:
+            await asyncio.sleep(0)
+            await asyncio.sleep(0)
+        finally:
+            finished.append("closed")
+
+    coro = yields()
+    task = asyncio.get_running_loop().create_task(_finish(coro, coro.send(None)))
+    await asyncio.sleep(0)  # the task now waits on its own bare yield
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert finished == ["closed"]
 
 
 async def test_a_broadcast_that_cannot_be_encoded_fails_its_socket_not_the_publisher() -> None:
