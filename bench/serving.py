@@ -107,10 +107,11 @@ def serve_command(port: int, profile_suffix: str = "") -> list[str]:
     """The command line of one ``bob serve`` on ``port``: under ``bench/profiled.py``, writing
     to ``BENCH_PROFILE`` + ``profile_suffix``, when ``BENCH_PROFILE`` is set, or under
     ``bench/stalls.py``, writing to ``BENCH_STALLS`` + ``profile_suffix``, when that is, or
-    under ``bench/cpu_sampled.py``, writing to ``BENCH_SAMPLES`` + ``profile_suffix``."""
+    under ``bench/cpu_sampled.py``, writing to ``BENCH_SAMPLES`` + ``profile_suffix``, when that
+    is, or under ``bench/task_cpu.py``, writing to ``BENCH_TASKS`` + ``profile_suffix``."""
     command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
     for variable, wrapper in (("BENCH_PROFILE", "profiled.py"), ("BENCH_STALLS", "stalls.py"),
-                              ("BENCH_SAMPLES", "cpu_sampled.py")):
+                              ("BENCH_SAMPLES", "cpu_sampled.py"), ("BENCH_TASKS", "task_cpu.py")):
         if os.environ.get(variable):
             out = os.environ[variable] + profile_suffix
             command[1:1] = [str(ROOT / "bench" / wrapper), out]
