@@ -24,7 +24,8 @@ log = logging.getLogger(__name__)
 
 class Listener(Protocol):
     def on_room_message(self, message: Message) -> None:
-        """Takes a room's message without waiting (a connection queues it for its writer)."""
+        """Takes a room's message without waiting (a connection queues it for its writer, or
+        sends it at once when the writer is idle)."""
 
 
 class Broadcaster(Protocol):

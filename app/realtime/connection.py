@@ -254,7 +254,8 @@ class RoomConnection:
     # --- what other parts of the server hand this socket -------------------------------------
 
     def on_room_message(self, message: dict[str, Any]) -> None:
-        """A broadcast of the room (this process's commit or another's): queue it."""
+        """A broadcast of the room (this process's commit or another's): sent at once when the
+        writer is idle and it follows on (:meth:`_sent_at_once`), else queued for the writer."""
         if message.get("kind") == "seats":
             self._put("seats")
             return
