@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import weakref
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
@@ -103,6 +104,17 @@ async def test_a_broadcast_sends_what_is_new_and_a_gap_is_read_back() -> None:
     assert caught_up == [(6, "g", "gap")] and len(socket.sent) == 2
 
 
+async def _until(condition: Callable[[], bool]) -> None:
+    """Lets the loop run until ``condition`` holds: a bug that never lets it fails the test
+    within seconds instead of hanging it."""
+
+    async def turns() -> None:
+        while not condition():
+            await asyncio.sleep(0)
+
+    await asyncio.wait_for(turns(), 5)
+
+
 def _connection(socket: Any) -> RoomConnection:
     ctx: Any = SimpleNamespace(settings=Settings(database_url="sqlite://"),
                                watch=SimpleNamespace(saw=lambda *_: None))
@@ -114,8 +126,7 @@ def _connection(socket: Any) -> RoomConnection:
 async def _idle(connection: RoomConnection) -> asyncio.Task[None]:
     """The connection's writer, started and waiting for its first item."""
     writer = asyncio.get_running_loop().create_task(connection._write_loop())
-    while not connection._queue.reader_waiting():
-        await asyncio.sleep(0)
+    await _until(connection._queue.reader_waiting)
     return writer
 
 
@@ -138,8 +149,7 @@ async def test_an_idle_writers_broadcast_is_sent_by_the_publishers_call() -> Non
         assert connection.seq == connection.state_seq == 4
         connection.on_room_message(_commit(6, 7))  # a gap: the writer's
         assert len(socket.sent) == 1 and connection._queue.qsize() == 1
-        while connection._queue.qsize() or not caught_up:
-            await asyncio.sleep(0)
+        await _until(lambda: not connection._queue.qsize() and bool(caught_up))
         assert caught_up == [(4, "g", "gap")] and len(socket.sent) == 1
     finally:
         writer.cancel()
@@ -179,11 +189,9 @@ async def test_a_send_that_must_wait_goes_out_before_anything_queued_after_it() 
             await asyncio.sleep(0)
         assert not socket.sent
         socket.writable.set()
-        while len(socket.sent) < 3:
-            await asyncio.sleep(0)
+        await _until(lambda: len(socket.sent) >= 3)
         assert [m.get("seq", m["type"]) for m in socket.sent] == [3, 4, "ack"]
-        while connection._sending is not None or connection._queue.qsize():
-            await asyncio.sleep(0)
+        await _until(lambda: connection._sending is None and not connection._queue.qsize())
         connection.on_room_message(_commit(5, 5))  # idle again: sent at once
         assert socket.sent[-1]["seq"] == 5
     finally:
