@@ -282,17 +282,21 @@ class RoomConnection:
         game, an ended session) is the writer's. Whether it was sent."""
         if self.ended or self._sending is not None or not self._queue.reader_waiting():
             return False
-        header, events = message["game"], message["events"]
-        if header["game_id"] != self.game_id or header["seq"] <= self.seq \
-                or not events or events[0]["seq"] != self.seq + 1:
+        if not self._follows_on(message["game"], message["events"]):
             return False
         try:
             text = viewer_text(message, self.viewer)
         except Exception:  # the writer meets it too, and fails this socket alone, not the publisher
             return False
-        self.seq = self.state_seq = header["seq"]
+        self.seq = self.state_seq = message["game"]["seq"]
         self._begin_send(text)
         return True
+
+    def _follows_on(self, header: dict[str, Any], events: list[dict[str, Any]]) -> bool:
+        """The usual broadcast: of this socket's game, every event new, the first of them the
+        next one (its viewer kind's shared frame is then exactly what this socket needs)."""
+        return (header["game_id"] == self.game_id and header["seq"] > self.seq
+                and bool(events) and events[0]["seq"] == self.seq + 1)
 
     def _begin_send(self, text: str) -> None:
         """Runs the send of ``text`` as far as it goes without waiting, which is to its end
@@ -404,8 +408,7 @@ class RoomConnection:
             self.game_id, self.seq, self.state_seq = header["game_id"], 0, 0
         if header["seq"] <= self.seq:
             return  # already sent (a catch-up got there first)
-        if events and events[0]["seq"] == self.seq + 1:
-            # The usual case, every event new: the same frame as its viewer kind's.
+        if self._follows_on(header, events):
             text = viewer_text(message, self.viewer)
         else:
             fresh = [e for e in events if e["seq"] > self.seq]
