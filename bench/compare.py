@@ -79,6 +79,7 @@ def run_bare(args: argparse.Namespace, games: int) -> dict[str, Any]:
                 "--games", str(count), "--spectators", str(args.spectators),
                 "--commands", str(args.bare_commands), "--think-ms", args.think_ms,
                 "--ramp", str(args.ramp), "--seed", str(seed), "--samples", str(samples),
+                "--payload", str(args.bare_payload),
             ], samples))
             seed += count
         with RssSampler(server.pid) as rss:
@@ -249,6 +250,9 @@ def main() -> int:
     parser.add_argument("--options", default='{"innings": 3}', help="our games' options")
     parser.add_argument("--bare-commands", type=int, default=150,
                         help="commands per bare table (ours: about 140 a 3-inning game)")
+    parser.add_argument("--bare-payload", type=int, default=64,
+                        help="padding bytes per bare command, so per frame (ours: about 1,250 "
+                        "characters a frame, bench/command_path.py)")
     parser.add_argument("--bot-processes", type=int, default=1)
     parser.add_argument("--idle-sockets", type=int, default=1000,
                         help="idle spectator sockets for the memory figure (0: skip it)")
