@@ -17,6 +17,10 @@ and taken out. Steady CPU per applied command: the process CPU inside the window
 end of the ramp for ``--window`` seconds, less the clients' part, over the commands written in
 that window (the bots' and the server's own, as ``bench/server.py`` counts them).
 
+``--tasks`` counts the window's CPU by the kind of asyncio task whose steps spent it
+(``bench/task_cpu.py``), as that tool does for the served process; here a socket's task is
+``FastAPI.__call__`` (uvicorn's is ``run_asgi``), and the players' parsing runs inside it.
+
 ``--profile OUT`` runs the window under cProfile and prints where its time went, by package
 (a deterministic profile inflates small functions; read its shares, not its absolute times).
 
@@ -54,6 +58,7 @@ from bench.server import (  # noqa: E402
     fresh_database,
 )
 from bench.serving import server_environment  # noqa: E402
+from bench.task_cpu import Counts, install, report  # noqa: E402
 
 
 class ClientClock:
@@ -219,6 +224,9 @@ async def _run(args: argparse.Namespace, url: str) -> dict[str, Any]:
     from app.settings import Settings
 
     app = create_app(Settings(), tune_gc=True)
+    counts = Counts() if args.tasks else None
+    if counts is not None:
+        install(asyncio.get_running_loop(), counts)
     clock = ClientClock()
     sockets: list[MemorySocket] = []
     transport = httpx.ASGITransport(app=app)
@@ -234,6 +242,7 @@ async def _run(args: argparse.Namespace, url: str) -> dict[str, Any]:
         await asyncio.sleep(max(0.0, started + args.ramp + args.settle - time.monotonic()))
         profile = cProfile.Profile() if args.profile else None
         wall0, cpu0, client0 = time.time(), time.process_time(), clock.seconds
+        tasks0 = (*counts.snapshot(), time.process_time()) if counts is not None else None
         frames0 = sum(s.frames for s in sockets)
         bytes0 = sum(s.sent_bytes for s in sockets)
         if profile is not None:
@@ -243,6 +252,7 @@ async def _run(args: argparse.Namespace, url: str) -> dict[str, Any]:
             profile.disable()
         wall1, cpu1, client1 = time.time(), time.process_time(), clock.seconds
         frames = sum(s.frames for s in sockets) - frames0
+        tasks1 = (*counts.snapshot(), time.process_time()) if counts is not None else None
         sent = sum(s.sent_bytes for s in sockets) - bytes0
         applied = await applied_commands(url, (wall0, wall1))
         for socket in sockets:
@@ -256,8 +266,11 @@ async def _run(args: argparse.Namespace, url: str) -> dict[str, Any]:
         "client_ms_per_applied": round(client / count * 1000, 3) if count else None,
         "process_cpu_ms_per_applied": round(cpu / count * 1000, 3) if count else None,
         "frames_per_applied": round(frames / count, 2) if count else None,
-        "chars_per_frame": round(sent / frames) if frames else None, "profiled": profile is not None,
+        "chars_per_frame": round(sent / frames) if frames else None,
+        "profiled": profile is not None,
     }
+    if counts is not None and tasks0 is not None and tasks1 is not None:
+        run["tasks"] = report(counts, tasks0, tasks1)
     if profile is not None:
         profile.dump_stats(args.profile)
         run["by_package"] = _by_package(profile)[:25]
@@ -275,6 +288,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--settle", type=float, default=5.0,
                         help="seconds after the ramp before the window opens")
     parser.add_argument("--window", type=float, default=40.0)
+    parser.add_argument("--tasks", action="store_true",
+                        help="count the window's CPU by kind of task (bench/task_cpu.py)")
     parser.add_argument("--profile", default=None, help="write the window's cProfile here")
     args = parser.parse_args(argv)
     low, high = (float(x) / 1000 for x in args.think_ms.split(":"))

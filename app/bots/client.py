@@ -60,7 +60,8 @@ class TableReport:
 
 def expand(message: dict[str, Any]) -> list[dict[str, Any]]:
     """An ``update`` (one commit's events and the state they lead to, in one frame) as the
-    ``event`` messages and the ``state`` message it stands for; any other message as it is."""
+    ``event`` messages and the ``state`` message it stands for, then the ``ack`` it carries
+    when it is the commit of this socket's own command; any other message as it is."""
     if message.get("type") != "update":
         return [message]
     game_id = message["game_id"]
@@ -68,9 +69,11 @@ def expand(message: dict[str, Any]) -> list[dict[str, Any]]:
         {"type": "event", "game_id": game_id, "seq": e["seq"], "event": e["event"]}
         for e in message["events"]
     ]
-    state = {k: v for k, v in message.items() if k not in ("events", "game_id")}
+    state = {k: v for k, v in message.items() if k not in ("events", "game_id", "ack")}
     state["type"] = "state"
     out.append(state)
+    if "ack" in message:
+        out.append({"type": "ack", **message["ack"]})
     return out
 
 

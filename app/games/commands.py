@@ -73,6 +73,10 @@ RATE_CAPPED_ACTIONS: dict[str, tuple[str, float]] = {
 }
 """Action types whose rate per side the server caps: the option naming the rate, its default."""
 SERVER_ACTOR = "server"
+ACK = "ack"
+"""Key of a broadcast naming the connection that sent its command and that command's answer:
+``{"to": reply_to, "answer": response}``. Only that connection reads it; no viewer's frame
+carries it as it is."""
 log = logging.getLogger(__name__)
 
 
@@ -90,6 +94,10 @@ class CommandRequest:
     session_id: str | None = None
     """The actor's device session (people only): the write applies only while it exists, so no
     command of a session is applied after its end (logout, a 4th device) has committed."""
+    reply_to: str | None = None
+    """An opaque token of the connection that sent it: the commit's broadcast names it beside
+    the answer (``ACK``), so that connection may send the answer in the commit's own frame
+    instead of a frame of its own (docs/protocol.md, ``ack``)."""
 
 
 FINAL_REFUSALS = frozenset({"roll_rate"})
@@ -321,6 +329,8 @@ class CommandPath:
         after = commit.after
         self.live.put(after)
         if commit.message is not None:
+            if request.reply_to is not None:
+                commit.message[ACK] = {"to": request.reply_to, "answer": commit.response}
             await self.broadcaster.publish(game.room_id, commit.message)
         if commit.held_message is not None:
             self._release_at(after, commit.held_message)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from collections.abc import Coroutine, Mapping
 from typing import Any
@@ -45,7 +46,7 @@ from app.db import is_unavailable, utcnow
 from app.engines.interface import Side
 from app.errors import ApiError
 from app.games import service
-from app.games.commands import CommandRequest
+from app.games.commands import ACK, CommandRequest
 from app.games.hold import visible_seq
 from app.games.models import Game
 from app.realtime import chatter, messages
@@ -78,6 +79,12 @@ def update_text(game_id: str, events: list[dict[str, Any]], header: dict[str, An
         "events": [{"seq": e["seq"], "event": service.filter_event(e, side)} for e in events],
         "game": header, **mine,
     })
+
+
+def with_ack(text: str, ack: dict[str, Any]) -> str:
+    """An ``update`` frame's text with the commander's answer in it (``"ack"``): the frame's
+    own text with one more key, not a second encoding of the whole commit."""
+    return text[:-1] + ',"ack":' + encode(ack) + "}"
 
 
 def viewer_text(message: dict[str, Any], viewer: str) -> str:
@@ -166,6 +173,10 @@ class RoomConnection:
         self._sending: asyncio.Task[None] | None = None
         """A send begun for the idle writer that could not finish at once: the writer waits
         for it before its next item."""
+        self._asking: tuple[str, str] | None = None
+        """While this socket's command is being submitted: the token its commit's broadcast
+        names (``reply_to``) and the command's id. ``None`` again once its answer went out
+        in the commit's own frame."""
         settings = ctx.settings
         self.bucket = TokenBucket(settings.ws_rate_per_second, settings.ws_rate_burst)
         self.chat_bucket = TokenBucket(settings.ws_chat_per_second, settings.ws_chat_burst)
@@ -288,6 +299,12 @@ class RoomConnection:
             text = viewer_text(message, self.viewer)
         except Exception:  # the writer meets it too, and fails this socket alone, not the publisher
             return False
+        ack = message.get(ACK)
+        if ack is not None and self._asking is not None and ack["to"] == self._asking[0]:
+            # This socket's own command: its answer rides in the frame (one send, not two).
+            text = with_ack(text, {"id": self._asking[1], "game_id": message["game"]["game_id"],
+                                   **ack["answer"]})
+            self._asking = None
         self.seq = self.state_seq = message["game"]["seq"]
         self._begin_send(text)
         return True
@@ -638,8 +655,11 @@ class RoomConnection:
                 game_id=game, actor=self.account_id, side=self.side,
                 command_id=command, kind=kind,  # type: ignore[arg-type]  # checked by _handle
                 action=action, expected_seq=expected, session_id=self.session_id,
+                reply_to=reply_to,
             )
 
+        reply_to = secrets.token_hex(8)
+        self._asking = (reply_to, command)
         try:
             response = await self.ctx.commands.submit(request(game_id))
         except ApiError as exc:
@@ -650,7 +670,9 @@ class RoomConnection:
             game_id = current
             response = await self.ctx.commands.submit(request(game_id))
         finally:
+            answered, self._asking = self._asking is None, None
             metrics = self.ctx.metrics
             metrics.labelled(metrics.command_seconds, kind).observe(time.perf_counter() - started)
-        self._put("send", encode({"type": "ack", "id": command, "game_id": game_id,
-                                  **response}))
+        if not answered:  # no frame of its commit took it (none, or one the writer sends)
+            self._put("send", encode({"type": "ack", "id": command, "game_id": game_id,
+                                      **response}))

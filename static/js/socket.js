@@ -5,12 +5,13 @@ import { uid } from "./dom.js";
 const BACKOFF = [250, 500, 1000, 2000, 4000, 8000];
 
 /** An ``update`` (one commit's events and the state they lead to, in one frame) as the event
- * messages and the state message it stands for; any other message as it is. */
+ * messages and the state message it stands for, then the ack it carries when it is the commit
+ * of this socket's own command; any other message as it is. */
 function expand(message) {
   if (message.type !== "update") return [message];
-  const { events, game_id: gameId, ...state } = message;
+  const { events, game_id: gameId, ack, ...state } = message;
   return [...events.map((e) => ({ type: "event", game_id: gameId, seq: e.seq, event: e.event })),
-    { ...state, type: "state" }];
+    { ...state, type: "state" }, ...(ack ? [{ ...ack, type: "ack" }] : [])];
 }
 
 export class RoomSocket {
