@@ -23,7 +23,9 @@ from the database. The room's heartbeat (:mod:`app.realtime.watch`) tells each w
 room's latest seq every few seconds, so a lost notification is repaired even in a quiet room.
 
 The reader (the connection's own coroutine) only parses what the client sends and hands it on:
-a command is submitted to the command path and its answer queued for the writer.
+a command is submitted to the command path, and its answer goes in the commit's own frame to
+this socket when that frame is sent at once (``"ack"`` in the ``update``), else it is queued for
+the writer, after that frame.
 """
 
 from __future__ import annotations
