@@ -10,6 +10,7 @@ hidden parts of each side's view: only that side's members may ever see them.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from collections.abc import Callable
@@ -20,7 +21,7 @@ import pytest
 from fastapi import FastAPI
 from websockets.exceptions import ConnectionClosed
 
-from app.bots.client import guest, open_socket
+from app.bots.client import expand, guest, open_socket
 from app.main import create_app
 from app.settings import Settings
 from tests.clubs.helpers import new_code
@@ -383,15 +384,19 @@ async def test_socket_matrix(live: LiveServer) -> None:
                     "resign": {"type": "resign", "id": "r1"},
                 }
                 seen: list[str] = [json.dumps(first)]
+                unread: list[dict[str, Any]] = []
                 for kind, message in messages.items():
                     expected = SOCKET[kind][CALLERS.index(caller)]
                     assert isinstance(expected, tuple)
                     await ws.send(json.dumps(message))
                     while True:
-                        raw = await ws.recv()
-                        seen.append(str(raw))
-                        reply = json.loads(raw)
-                        if reply["type"] in ("event", "state", "update") and kind != "sync":
+                        if not unread:
+                            raw = await asyncio.wait_for(ws.recv(), 10)
+                            seen.append(str(raw))
+                            # an update carries its commander's ack after its events and state
+                            unread.extend(expand(json.loads(raw)))
+                        reply = unread.pop(0)
+                        if reply["type"] in ("event", "state") and kind != "sync":
                             continue
                         if reply["type"] == "error" and reply.get("id") not in (
                                 None, "a1", "c1", "s1", "r1"):
