@@ -50,7 +50,7 @@ import uvloop
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.bots.client import expand  # noqa: E402
+from app.bots.client import expand, ready  # noqa: E402
 from bench.server import (  # noqa: E402
     BENCH_RATES,
     applied_commands,
@@ -148,11 +148,7 @@ class Player:
             self.clock.seconds += time.thread_time() - started
 
     def _ready(self) -> dict[str, Any] | None:
-        state = self.latest
-        if (state is None or state["game"]["status"] != "live" or not state["legal_actions"]
-                or state["seq"] == self.acted_on):
-            return None
-        return state
+        return ready(self.latest, self.acted_on)
 
     def _schedule(self) -> None:
         if self.pending is None and self._ready() is not None:

@@ -127,6 +127,15 @@ async def open_socket(
     return ws, welcome
 
 
+def ready(state: dict[str, Any] | None, acted_on: int | None) -> dict[str, Any] | None:
+    """``state`` (a player's newest) if it is live, offers legal actions and was not acted on
+    yet (``acted_on``: the ``seq`` of the state the last command was sent for)."""
+    if (state is None or state["game"]["status"] != "live" or not state["legal_actions"]
+            or state["seq"] == acted_on):
+        return None
+    return state
+
+
 class SeatBot:
     """Plays one side until the game is over."""
 
@@ -198,12 +207,7 @@ class SeatBot:
                 await self._act(self.latest["seq"], self.rng.choice(legal))
 
     def _ready(self) -> dict[str, Any] | None:
-        """The newest state if it is live, offers legal actions and was not acted on yet."""
-        state = self.latest
-        if (state is None or state["game"]["status"] != "live" or not state["legal_actions"]
-                or state["seq"] == self.acted_on):
-            return None
-        return state
+        return ready(self.latest, self.acted_on)
 
     def _schedule(self, delay: tuple[float, float]) -> None:
         """Starts the one pending action, unless one is pending or there is nothing to do."""
