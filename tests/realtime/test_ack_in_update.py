@@ -5,27 +5,14 @@ frame is not sent at once (the socket's writer is busy) the answer goes on its o
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
-
-import orjson
-from starlette.websockets import WebSocketState
 
 from app.bots.client import expand
 from app.games.commands import ACK, CommandRequest
 from app.realtime.connection import RoomConnection
 from app.settings import Settings
-
-
-class _Socket:
-    application_state = WebSocketState.CONNECTED
-
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-
-    async def send_text(self, text: str) -> None:
-        self.sent.append(orjson.loads(text))
+from tests.support.sockets import RecordingSocket, until
 
 
 class _Room:
@@ -56,7 +43,7 @@ class _Room:
         return answer
 
 
-def _table() -> tuple[_Room, dict[str, tuple[RoomConnection, _Socket]]]:
+def _table() -> tuple[_Room, dict[str, tuple[RoomConnection, RecordingSocket]]]:
     room = _Room()
     metrics = SimpleNamespace(labelled=lambda *_: SimpleNamespace(observe=lambda _s: None),
                               command_seconds=None)
@@ -64,7 +51,7 @@ def _table() -> tuple[_Room, dict[str, tuple[RoomConnection, _Socket]]]:
                                watch=SimpleNamespace(saw=lambda *_: None), metrics=metrics)
     made = {}
     for name, side in (("me", "home"), ("teammate", "home"), ("watcher", None)):
-        socket = _Socket()
+        socket = RecordingSocket()
         connection = RoomConnection(ctx, socket, "room")  # type: ignore[arg-type]
         connection.game_id, connection.seq, connection.side = "g", 2, side  # type: ignore[assignment]
         connection.account_id = name if side else None
@@ -73,17 +60,11 @@ def _table() -> tuple[_Room, dict[str, tuple[RoomConnection, _Socket]]]:
     return room, made
 
 
-async def _until(condition: Callable[[], bool]) -> None:
-    async def turns() -> None:
-        while not condition():
-            await asyncio.sleep(0)
 
-    await asyncio.wait_for(turns(), 5)
-
-
-async def _writers(made: dict[str, tuple[RoomConnection, _Socket]]) -> list[asyncio.Task[None]]:
+async def _writers(made: dict[str, tuple[RoomConnection, RecordingSocket]]
+                   ) -> list[asyncio.Task[None]]:
     writers = [asyncio.get_running_loop().create_task(c._write_loop()) for c, _ in made.values()]
-    await _until(lambda: all(c._queue.reader_waiting() for c, _ in made.values()))
+    await until(lambda: all(c._queue.reader_waiting() for c, _ in made.values()))
     return writers
 
 
@@ -118,7 +99,7 @@ async def test_a_commit_naming_another_socket_leaves_the_answer_on_its_own() -> 
     me, mine = made["me"]
     try:
         await me._command({"type": "action", "id": "c1", "action": {"type": "roll"}}, "action")
-        await _until(lambda: len(mine.sent) == 2)
+        await until(lambda: len(mine.sent) == 2)
         assert "ack" not in mine.sent[0]
         assert mine.sent[1] == {"type": "ack", "id": "c1", "game_id": "g", "result": "applied",
                                 "first_seq": 3, "seq": 3, "duplicate": False}
@@ -137,7 +118,7 @@ async def test_a_busy_writer_sends_the_commit_and_then_the_answer() -> None:
     assert not mine.sent  # nothing sent at once
     writer = asyncio.get_running_loop().create_task(me._write_loop())
     try:
-        await _until(lambda: len(mine.sent) == 3)
+        await until(lambda: len(mine.sent) == 3)
         assert [m["type"] for m in mine.sent] == ["pong", "update", "ack"]
         assert "ack" not in mine.sent[1] and mine.sent[2]["id"] == "c1"
     finally:

@@ -7,31 +7,22 @@ from __future__ import annotations
 import asyncio
 import gc
 import weakref
-from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
 import orjson
 import pytest
-from starlette.websockets import WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocketDisconnect
 
 from app.realtime.connection import RoomConnection, _finish
 from app.settings import Settings
+from tests.support.sockets import RecordingSocket, until
 
 
 class _Broadcast(dict[str, Any]):
     """A broadcast message as the command path builds one; a subclass only so that a weak
     reference can tell when it is gone."""
 
-
-class _Socket:
-    application_state = WebSocketState.CONNECTED
-
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-
-    async def send_text(self, text: str) -> None:
-        self.sent.append(orjson.loads(text))
 
 
 def _broadcast(seq: int) -> _Broadcast:
@@ -44,7 +35,7 @@ def _broadcast(seq: int) -> _Broadcast:
 async def test_the_writer_holds_no_broadcast_while_it_waits() -> None:
     ctx: Any = SimpleNamespace(settings=Settings(database_url="sqlite://"),
                                watch=SimpleNamespace(saw=lambda *_: None))
-    socket = _Socket()
+    socket = RecordingSocket()
     connection = RoomConnection(ctx, socket, "room")  # type: ignore[arg-type]
     writer = asyncio.get_running_loop().create_task(connection._write_loop())
     gc.disable()  # only reference counting may free it: what a collection would walk
@@ -84,7 +75,7 @@ async def test_a_broadcast_sends_what_is_new_and_a_gap_is_read_back() -> None:
     (the writer reads what is missing instead)."""
     ctx: Any = SimpleNamespace(settings=Settings(database_url="sqlite://"),
                                watch=SimpleNamespace(saw=lambda *_: None))
-    socket = _Socket()
+    socket = RecordingSocket()
     connection = RoomConnection(ctx, socket, "room")  # type: ignore[arg-type]
     caught_up: list[tuple[Any, ...]] = []
 
@@ -104,16 +95,6 @@ async def test_a_broadcast_sends_what_is_new_and_a_gap_is_read_back() -> None:
     assert caught_up == [(6, "g", "gap")] and len(socket.sent) == 2
 
 
-async def _until(condition: Callable[[], bool]) -> None:
-    """Lets the loop run until ``condition`` holds: a bug that never lets it fails the test
-    within seconds instead of hanging it."""
-
-    async def turns() -> None:
-        while not condition():
-            await asyncio.sleep(0)
-
-    await asyncio.wait_for(turns(), 5)
-
 
 def _connection(socket: Any) -> RoomConnection:
     ctx: Any = SimpleNamespace(settings=Settings(database_url="sqlite://"),
@@ -126,7 +107,7 @@ def _connection(socket: Any) -> RoomConnection:
 async def _idle(connection: RoomConnection) -> asyncio.Task[None]:
     """The connection's writer, started and waiting for its first item."""
     writer = asyncio.get_running_loop().create_task(connection._write_loop())
-    await _until(connection._queue.reader_waiting)
+    await until(connection._queue.reader_waiting)
     return writer
 
 
@@ -134,7 +115,7 @@ async def test_an_idle_writers_broadcast_is_sent_by_the_publishers_call() -> Non
     """The usual broadcast to an idle writer goes out before the publisher's call returns (no
     wake-up of the writer); one that does not follow on is left to the writer, which reads
     what is missing."""
-    socket = _Socket()
+    socket = RecordingSocket()
     connection = _connection(socket)
     caught_up: list[tuple[Any, ...]] = []
 
@@ -149,13 +130,13 @@ async def test_an_idle_writers_broadcast_is_sent_by_the_publishers_call() -> Non
         assert connection.seq == connection.state_seq == 4
         connection.on_room_message(_commit(6, 7))  # a gap: the writer's
         assert len(socket.sent) == 1 and connection._queue.qsize() == 1
-        await _until(lambda: not connection._queue.qsize() and bool(caught_up))
+        await until(lambda: not connection._queue.qsize() and bool(caught_up))
         assert caught_up == [(4, "g", "gap")] and len(socket.sent) == 1
     finally:
         writer.cancel()
 
 
-class _SlowSocket(_Socket):
+class _SlowSocket(RecordingSocket):
     """A socket whose buffer can be full: a send waits until it drains, as uvicorn's does."""
 
     def __init__(self) -> None:
@@ -189,16 +170,16 @@ async def test_a_send_that_must_wait_goes_out_before_anything_queued_after_it() 
             await asyncio.sleep(0)
         assert not socket.sent
         socket.writable.set()
-        await _until(lambda: len(socket.sent) >= 3)
+        await until(lambda: len(socket.sent) >= 3)
         assert [m.get("seq", m["type"]) for m in socket.sent] == [3, 4, "ack"]
-        await _until(lambda: connection._sending is None and not connection._queue.qsize())
+        await until(lambda: connection._sending is None and not connection._queue.qsize())
         connection.on_room_message(_commit(5, 5))  # idle again: sent at once
         assert socket.sent[-1]["seq"] == 5
     finally:
         writer.cancel()
 
 
-class _GoneSocket(_Socket):
+class _GoneSocket(RecordingSocket):
     async def send_text(self, text: str) -> None:
         raise WebSocketDisconnect(1006)
 
@@ -287,7 +268,7 @@ async def test_a_broadcast_that_cannot_be_encoded_fails_its_socket_not_the_publi
     """A broadcast missing this viewer's view (a bug) raises nothing into the publisher's call,
     which also delivers to the room's other sockets: the writer meets it and closes this
     socket, as it did before broadcasts were sent at once."""
-    socket = _Socket()
+    socket = RecordingSocket()
     connection = _connection(socket)
     closed: list[BaseException] = []
 

@@ -6,14 +6,13 @@ view and acted for it; a player left and joined the other side to read the other
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import httpx
 
-from app.bots.client import expand, guest, open_socket
+from app.bots.client import guest, open_socket
 from tests.support.live import LiveServer
-from tests.support.table import Table, open_table
+from tests.support.table import Client, Table, open_table
 
 
 def auth(session: dict) -> dict[str, str]:
@@ -112,13 +111,8 @@ async def test_an_invited_teammate_joins_and_acts_for_its_side(live: LiveServer)
             assert f"SECRET-{other}-" not in json.dumps(snapshot)
             await ws.send(json.dumps({"type": "action", "id": "mate-1",
                                       "action": states[mover]["legal_actions"][0]}))
-            reply: dict[str, object] = {}
-            async with asyncio.timeout(10):
-                while reply.get("id") != "mate-1":
-                    # the answer comes in the commit's update, or on its own (expand reads both)
-                    for reply in expand(json.loads(await ws.recv())):
-                        if reply.get("id") == "mate-1":
-                            break
+            # the answer comes in the commit's update or on its own: Client reads both
+            reply = await Client(ws, welcome).next(lambda m: m.get("id") == "mate-1")
             assert reply["type"] == "ack", reply
         finally:
             await ws.close()
