@@ -18,7 +18,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy import text
 from starlette.exceptions import HTTPException
 
-from app import collector
+from app import collector, loop_lag
 from app.accounts.views import router as accounts_router
 from app.clubs.ratings import rate_club_game
 from app.clubs.views import router as clubs_router
@@ -140,7 +140,8 @@ def create_app(
                  asyncio.create_task(
                      AnalysisRefresher(ctx.db, settings.analysis_refresh_seconds).run_forever()
                  ),
-                 asyncio.create_task(LeagueJob(ctx.db, settings).run_forever())]
+                 asyncio.create_task(LeagueJob(ctx.db, settings).run_forever()),
+                 asyncio.create_task(loop_lag.watch(metrics.loop_lag_seconds.observe))]
         if run_timers:
             tasks.append(asyncio.create_task(TimerRunner(ctx).run_forever()))
         if tune_gc:

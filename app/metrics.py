@@ -12,6 +12,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, gene
 
 LabelledMetric = TypeVar("LabelledMetric", Counter, Gauge, Histogram)
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+LAG_BUCKETS = (0.0001, 0.00025, *LATENCY_BUCKETS)
 
 
 class Metrics:
@@ -25,6 +26,14 @@ class Metrics:
         self.command_seconds = Histogram(
             "bob_command_seconds", "Time from a command's arrival to its answer",
             ["kind"], buckets=LATENCY_BUCKETS, registry=r)
+        self.command_write_seconds = Histogram(
+            "bob_command_write_seconds", "Time a command's write took, from its start to the "
+            "database's answer: the statement, its commit, and any wait to go with other "
+            "games' writes (app.games.group_write)", buckets=LATENCY_BUCKETS, registry=r)
+        self.loop_lag_seconds = Histogram(
+            "bob_event_loop_lag_seconds", "How late the event loop woke a task that slept a "
+            "set time (app.loop_lag): what every frame and command of the process waited "
+            "behind", buckets=LAG_BUCKETS, registry=r)
         self.passes_held = Counter(
             "bob_passes_held", "Passes written before their time and shown at it (app.games."
             "hold), by whose: the server's certain pass written with the command before it, or "

@@ -19,7 +19,10 @@ server's own, counted from the ``command`` rows written inside the part),
 ``steady_server_cpu_ms_per_applied``; these leave out the tables' arrival and their games'
 ends), all
 PostgreSQL processes' CPU, the bot processes' CPU, and the machine's busy share; and the
-server's RSS before the load and over the steady part. With ``--count-frames`` the bots run
+server's RSS before the load and over the steady part; and, from the servers' own ``/metrics``
+over the steady part, where a command's latency went (``steady_latency_parts_ms``: the whole
+command, its database write and the event loop's lateness, ``bench/latency_parts.py``). With
+``--count-frames`` the bots run
 under ``bench/counted_bots.py``, which counts the WebSocket frames their sockets receive.
 
 ``--processes N`` (N > 1) runs N ``bob serve`` processes, each on its own free loopback port,
@@ -75,6 +78,7 @@ from app.cli import parse_think_ms  # noqa: E402
 from app.db import Database  # noqa: E402
 from app.games.models import Command  # noqa: E402
 from app.migrate import upgrade_to_head  # noqa: E402
+from bench.latency_parts import MetricsSampler, steady_parts  # noqa: E402
 from bench.nginx import Nginx, connections_for  # noqa: E402
 from bench.serving import (  # noqa: E402
     ADMIN,
@@ -177,12 +181,14 @@ def drop_database(name: str) -> None:
 @dataclass
 class Served:
     """What ``serve`` started: the URL the bots use, the ``bob serve`` processes and their
-    logs, and nginx in front (None when one process is reached directly)."""
+    logs, nginx in front (None when one process is reached directly), and each process's own
+    URL (its ``/metrics``)."""
 
     base: str
     servers: list[subprocess.Popen[bytes]]
     logs: list[Path]
     nginx: Nginx | None
+    bases: list[str]
 
 
 def pool_size(processes: int, max_connections: int) -> int:
@@ -208,7 +214,7 @@ def serve(args: argparse.Namespace, url: str, directory: Path) -> Iterator[Serve
     if args.processes == 1 and not args.proxy:
         log = directory / "server.log"
         with served_process(url, log=log, **BENCH_RATES) as (base, server):
-            yield Served(base, [server], [log], None)
+            yield Served(base, [server], [log], None, [base])
         return
     port = free_port()
     prefix = f"bob-bench-{secrets.token_hex(4)}:"
@@ -227,7 +233,7 @@ def serve(args: argparse.Namespace, url: str, directory: Path) -> Iterator[Serve
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     worker_connections, nofile = connections_for(args.games * (args.spectators + 3), hard)
     with ExitStack() as stack:
-        servers, logs, ports = [], [], []
+        servers, logs, ports, bases = [], [], [], []
         for index in range(args.processes):
             log = directory / f"server-{index}.log"
             # With BENCH_PROFILE, each process writes its own profile (``PATH.0``, ``PATH.1``).
@@ -237,9 +243,10 @@ def serve(args: argparse.Namespace, url: str, directory: Path) -> Iterator[Serve
             servers.append(server)
             logs.append(log)
             ports.append(int(base.rsplit(":", 1)[1]))
+            bases.append(base)
         nginx = stack.enter_context(
             Nginx(directory, ports, port, worker_connections, nofile))
-        yield Served(nginx.url, servers, logs, nginx)
+        yield Served(nginx.url, servers, logs, nginx, bases)
 
 
 def idle_cpu(servers: list[subprocess.Popen[bytes]], seconds: float) -> list[float | None]:
@@ -293,6 +300,7 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
             started = time.perf_counter()
             with ExitStack() as samplers:
                 rss = [samplers.enter_context(RssSampler(s.pid)) for s in servers]
+                scraped = [samplers.enter_context(MetricsSampler(b)) for b in served.bases]
                 summaries, samples = run_bot_processes(served.base, args, directory)
             seconds = time.perf_counter() - started
             bots_cpu = children_cpu() - bots_before
@@ -384,6 +392,7 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
             "frames_received": frames_total,
             "frames_per_applied": per(frames_total, applied_total),
             "frames_per_command": per(frames_total, commands),
+            "steady_latency_parts_ms": steady_parts(scraped, window),
             "failures": failures,
         }
         if failures:

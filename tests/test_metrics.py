@@ -1,9 +1,18 @@
 """``Metrics.labelled``: the kept child is the library's own, so what it counts is what
-``/metrics`` shows."""
+``/metrics`` shows. A command's write and the event loop's lateness are measured where they
+happen (``app/loop_lag.py``)."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+
+import httpx
+
+from app import loop_lag
+from app.bots.client import play_table
 from app.metrics import Metrics
+from tests.support.live import LiveServer
 
 
 def test_a_kept_child_counts_into_the_metric_it_came_from() -> None:
@@ -27,3 +36,39 @@ def test_two_apps_keep_their_own_children() -> None:
     assert second.labelled(second.passes_held, "server") is not first.labelled(
         first.passes_held, "server")
     assert 'bob_passes_held_total{who="server"} 0.0' in second.text().decode()
+
+
+def _sample(text: str, name: str) -> float:
+    """The value of the one unlabelled sample ``name`` in Prometheus text."""
+    found = [line for line in text.splitlines() if line.startswith(name + " ")]
+    assert len(found) == 1, (name, found)
+    return float(found[0].split()[-1])
+
+
+async def test_a_game_counts_its_writes_and_the_loop_is_watched(live: LiveServer) -> None:
+    before = httpx.get(f"{live.url}/metrics").text
+    report = await play_table(live.url, "dice-duel", {"innings": 3}, spectators=0, seed=5)
+    assert report.result is not None
+    after = httpx.get(f"{live.url}/metrics").text
+    writes = (_sample(after, "bob_command_write_seconds_count")
+              - _sample(before, "bob_command_write_seconds_count"))
+    events = (await httpx.AsyncClient(base_url=live.url).get(
+        f"/api/games/{report.game_id}/events", params={"limit": 5000})).json()["events"]
+    # Every event was written by some command, and a command writes at least one event.
+    assert 0 < writes <= len(events)
+    assert _sample(after, "bob_command_write_seconds_sum") > _sample(
+        before, "bob_command_write_seconds_sum")
+    assert _sample(after, "bob_event_loop_lag_seconds_count") > 0
+
+
+async def test_the_watch_sees_a_blocked_loop() -> None:
+    lags: list[float] = []
+    watching = asyncio.create_task(loop_lag.watch(lags.append, interval=0.01))
+    try:
+        await asyncio.sleep(0.05)
+        time.sleep(0.2)  # a callback that holds the loop
+        await asyncio.sleep(0.05)
+    finally:
+        watching.cancel()
+    assert max(lags) >= 0.15
+    assert min(lags) < 0.05

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
@@ -707,6 +708,7 @@ class CommandPath:
         # The usual command is one statement (together with other games' commands when the
         # database is behind: app.games.group_write); one that ends the game or hands a side
         # to the computer (rare) is a transaction of plain statements.
+        writing = time.perf_counter()
         if result is None and request.kind != STAND_IN and self.db.raw is not None:
             try:
                 if self._writes is None:
@@ -721,6 +723,7 @@ class CommandPath:
         else:
             async with self._transaction(conn) as tx:
                 await self._write_transaction(tx, game, values, seat, appended, result, now)
+        self.metrics.command_write_seconds.observe(time.perf_counter() - writing)
         after = replace(
             game, version=values["version"], seq=last_seq, draw_count=values["draw_count"],
             deadlines=deadlines, state=new_state, pitch_count=pitch_count,
