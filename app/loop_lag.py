@@ -14,8 +14,8 @@ import asyncio
 from collections.abc import Callable
 
 INTERVAL_SECONDS = 0.1
-"""Ten samples a second: a pause of 100 ms or more is always seen, and the watch itself costs
-a few microseconds a sample."""
+"""Ten samples a second: a pause longer than that makes some wake late by at least the
+difference, and the watch itself costs a few microseconds a sample."""
 
 
 async def watch(observe: Callable[[float], None], interval: float = INTERVAL_SECONDS) -> None:
