@@ -13,10 +13,11 @@ quantile within its bucket as Prometheus's ``histogram_quantile`` does.
 from __future__ import annotations
 
 import math
-import threading
 import time
 import urllib.request
 from collections.abc import Sequence
+
+from bench.serving import PeriodicSampler
 
 HISTOGRAMS = {
     "command": 'bob_command_seconds_bucket{kind="action",',
@@ -50,43 +51,30 @@ def quantile(q: float, buckets: Buckets) -> float | None:
         return None
     rank = q * total
     lower, below = 0.0, 0.0
-    for bound in sorted(buckets):
+    for bound in sorted(b for b in buckets if b != math.inf):
         count = buckets[bound]
-        if count >= rank:
-            if bound == math.inf:
-                return lower
-            return lower + (bound - lower) * (rank - below) / max(count - below, 1e-12)
+        if count >= rank:  # and below < rank, so the bucket holds some
+            return lower + (bound - lower) * (rank - below) / (count - below)
         lower, below = bound, count
-    return lower
+    return lower  # in +Inf
 
 
-class MetricsSampler:
+class MetricsSampler(PeriodicSampler):
     """Scrapes ``base``'s ``/metrics`` every ``interval`` seconds in a thread: (wall-clock
     time, each part's buckets). A scrape that fails is skipped."""
 
     def __init__(self, base: str, interval: float = 5.0) -> None:
-        self.base, self.interval = base, interval
+        super().__init__(interval)
+        self.base = base
         self.samples: list[tuple[float, dict[str, Buckets]]] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                with urllib.request.urlopen(f"{self.base}/metrics", timeout=5) as response:
-                    text = response.read().decode()
-                self.samples.append((time.time(), parse(text)))
-            except OSError:
-                pass
-            self._stop.wait(self.interval)
-
-    def __enter__(self) -> MetricsSampler:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self._stop.set()
-        self._thread.join()
+    def sample(self) -> None:
+        try:
+            with urllib.request.urlopen(f"{self.base}/metrics", timeout=5) as response:
+                text = response.read().decode()
+        except OSError:
+            return
+        self.samples.append((time.time(), parse(text)))
 
     def change_between(self, start: float, end: float) -> dict[str, Buckets] | None:
         """Each part's counts added between the first and the last scrape inside the window."""

@@ -20,7 +20,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import asyncpg
 
@@ -183,34 +183,49 @@ def process_rss_kb(pid: int) -> int | None:
     return None
 
 
-class RssSampler:
-    """Samples a process's RSS every ``interval`` seconds in a thread: (wall-clock time, KiB),
-    and its CPU seconds so far (``cpu``: (time, seconds)), so that the steady part's CPU can be
-    told from the whole run's, which includes the tables' arrival."""
+class PeriodicSampler:
+    """Calls :meth:`sample` every ``interval`` seconds in a thread, from entering ``with`` to
+    leaving it, so that a reading over a run can later be cut to its steady part."""
 
-    def __init__(self, pid: int, interval: float = 0.5) -> None:
-        self.pid, self.interval = pid, interval
-        self.samples: list[tuple[float, int]] = []
-        self.cpu: list[tuple[float, float]] = []
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
+    def sample(self) -> None:
+        raise NotImplementedError
+
     def _run(self) -> None:
         while not self._stop.is_set():
-            rss, cpu, now = process_rss_kb(self.pid), process_cpu(self.pid), time.time()
-            if rss is not None:
-                self.samples.append((now, rss))
-            if cpu is not None:
-                self.cpu.append((now, cpu))
+            self.sample()
             self._stop.wait(self.interval)
 
-    def __enter__(self) -> RssSampler:
+    def __enter__(self) -> Self:
         self._thread.start()
         return self
 
     def __exit__(self, *_: object) -> None:
         self._stop.set()
         self._thread.join()
+
+
+class RssSampler(PeriodicSampler):
+    """Samples a process's RSS every ``interval`` seconds in a thread: (wall-clock time, KiB),
+    and its CPU seconds so far (``cpu``: (time, seconds)), so that the steady part's CPU can be
+    told from the whole run's, which includes the tables' arrival."""
+
+    def __init__(self, pid: int, interval: float = 0.5) -> None:
+        super().__init__(interval)
+        self.pid = pid
+        self.samples: list[tuple[float, int]] = []
+        self.cpu: list[tuple[float, float]] = []
+
+    def sample(self) -> None:
+        rss, cpu, now = process_rss_kb(self.pid), process_cpu(self.pid), time.time()
+        if rss is not None:
+            self.samples.append((now, rss))
+        if cpu is not None:
+            self.cpu.append((now, cpu))
 
     def median_between(self, start: float, end: float) -> float | None:
         inside = [kb for t, kb in self.samples if start <= t <= end]
